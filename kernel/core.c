@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DAMON core objects: regions, targets, contexts, attributes, and the
+ * registry of operations sets.  The monitoring thread is in kdamond.c and
+ * the adaptive regions algorithms in regions.c.
+ */
+
+#define pr_fmt(fmt) "damon: " fmt
+
+#include <linux/init.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+static struct kmem_cache *damon_region_cache __ro_after_init;
+
+/* Registered operations, indexed by id; an entry without ->init is empty. */
+static struct damon_operations damon_registered_ops[NR_DAMON_OPS];
+static DEFINE_MUTEX(damon_ops_lock);
+
+static const char * const damon_ops_names[NR_DAMON_OPS] = {
+	[DAMON_OPS_VADDR] = "vaddr",
+	[DAMON_OPS_FVADDR] = "fvaddr",
+	[DAMON_OPS_PADDR] = "paddr",
+};
+
+/* ------------------------------------------------------------ regions */
+
+struct damon_region *damon_new_region(unsigned long start, unsigned long end)
+{
+	struct damon_region *r;
+
+	r = kmem_cache_zalloc(damon_region_cache, GFP_KERNEL);
+	if (!r)
+		return NULL;
+	r->start = start;
+	r->end = end;
+	r->sampling_addr = start;
+	r->last_start = start;
+	r->last_end = end;
+	INIT_LIST_HEAD(&r->list);
+	return r;
+}
+
+/* Insert @r after @pos, or first when @pos is NULL. */
+void damon_insert_region(struct damon_region *r, struct damon_region *pos,
+			 struct damon_target *t)
+{
+	list_add(&r->list, pos ? &pos->list : &t->regions);
+	t->nr_regions++;
+}
+
+void damon_add_region(struct damon_region *r, struct damon_target *t)
+{
+	list_add_tail(&r->list, &t->regions);
+	t->nr_regions++;
+}
+
+void damon_destroy_region(struct damon_region *r, struct damon_target *t)
+{
+	list_del(&r->list);
+	t->nr_regions--;
+	kmem_cache_free(damon_region_cache, r);
+}
+
+/* ------------------------------------------------------------ targets */
+
+struct damon_target *damon_new_target(void)
+{
+	struct damon_target *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	INIT_LIST_HEAD(&t->regions);
+	INIT_LIST_HEAD(&t->list);
+	return t;
+}
+
+void damon_add_target(struct damon_ctx *ctx, struct damon_target *t)
+{
+	list_add_tail(&t->list, &ctx->targets);
+}
+
+/* Unlink @t from its context, if any, and free it with its regions. */
+void damon_destroy_target(struct damon_target *t)
+{
+	struct damon_region *r, *next;
+
+	damon_for_each_region_safe(r, next, t)
+		damon_destroy_region(r, t);
+	list_del(&t->list);
+	put_pid(t->pid);
+	kfree(t);
+}
+
+/* Whether the context's targets are processes (virtual address spaces). */
+bool damon_target_has_pid(const struct damon_ctx *ctx)
+{
+	return ctx->ops.id == DAMON_OPS_VADDR || ctx->ops.id == DAMON_OPS_FVADDR;
+}
+
+unsigned int damon_nr_regions(const struct damon_ctx *ctx)
+{
+	struct damon_target *t;
+	unsigned int nr = 0;
+
+	list_for_each_entry(t, &ctx->targets, list)
+		nr += t->nr_regions;
+	return nr;
+}
+
+/* ------------------------------------------------------------ contexts */
+
+struct damon_ctx *damon_new_ctx(void)
+{
+	struct damon_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return NULL;
+	ctx->attrs = (struct damon_attrs) {
+		.sample_us = DAMON_DEFAULT_SAMPLE_US,
+		.aggr_us = DAMON_DEFAULT_AGGR_US,
+		.update_us = DAMON_DEFAULT_UPDATE_US,
+		.min_nr_regions = DAMON_DEFAULT_MIN_NR_REGIONS,
+		.max_nr_regions = DAMON_DEFAULT_MAX_NR_REGIONS,
+	};
+	ctx->ops.id = NR_DAMON_OPS;	/* none selected yet */
+	INIT_LIST_HEAD(&ctx->targets);
+	mutex_init(&ctx->kdamond_lock);
+	return ctx;
+}
+
+/* Stop the context if it runs, then free it with all its targets. */
+void damon_destroy_ctx(struct damon_ctx *ctx)
+{
+	struct damon_target *t, *next;
+
+	damon_stop(ctx);
+	damon_for_each_target_safe(t, next, ctx)
+		damon_destroy_target(t);
+	mutex_destroy(&ctx->kdamond_lock);
+	kfree(ctx);
+}
+
+int damon_validate_attrs(const struct damon_attrs *a)
+{
+	if (!a->sample_us || a->sample_us > a->aggr_us ||
+	    a->aggr_us > a->update_us)
+		return -EINVAL;
+	if (a->min_nr_regions < 3 || a->min_nr_regions > a->max_nr_regions)
+		return -EINVAL;
+	/* nr_accesses counts samples per aggregation in an unsigned int */
+	if (a->aggr_us / a->sample_us > UINT_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/* @value * @mul / @div, saturated to what an unsigned int holds. */
+unsigned int damon_mul_div(unsigned int value, unsigned long mul,
+			   unsigned long div)
+{
+	u64 v;
+
+	if (!div)
+		return value;
+	v = div64_u64((u64)value * mul, div);
+	return min_t(u64, v, UINT_MAX);
+}
+
+/*
+ * Set the monitoring attributes.  Records kept in units of the old
+ * intervals are converted, so results stay meaningful across a change:
+ * ages count aggregation intervals, access counts count samples per
+ * aggregation.  Safe on a running context only from its kdamond (the
+ * after_aggregation callback).
+ */
+int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs)
+{
+	unsigned long old_samples, new_samples;
+	struct damon_target *t;
+	struct damon_region *r;
+	int err;
+
+	err = damon_validate_attrs(attrs);
+	if (err)
+		return err;
+
+	old_samples = ctx->attrs.aggr_us / ctx->attrs.sample_us;
+	new_samples = attrs->aggr_us / attrs->sample_us;
+	damon_for_each_target(t, ctx) {
+		damon_for_each_region(r, t) {
+			r->age = damon_mul_div(r->age, ctx->attrs.aggr_us,
+					       attrs->aggr_us);
+			r->nr_accesses = damon_mul_div(r->nr_accesses,
+						       new_samples,
+						       old_samples);
+			r->last_nr_accesses = damon_mul_div(r->last_nr_accesses,
+							    new_samples,
+							    old_samples);
+		}
+	}
+	ctx->attrs = *attrs;
+	return 0;
+}
+
+/* ------------------------------------------------------------ operations */
+
+int damon_register_ops(const struct damon_operations *ops)
+{
+	int err = 0;
+
+	if (ops->id >= NR_DAMON_OPS || !ops->init ||
+	    !ops->prepare_access_checks || !ops->check_accesses ||
+	    !ops->target_valid)
+		return -EINVAL;
+
+	mutex_lock(&damon_ops_lock);
+	if (damon_registered_ops[ops->id].init)
+		err = -EBUSY;
+	else
+		damon_registered_ops[ops->id] = *ops;
+	mutex_unlock(&damon_ops_lock);
+	return err;
+}
+
+bool damon_ops_registered(enum damon_ops_id id)
+{
+	bool ret;
+
+	if (id >= NR_DAMON_OPS)
+		return false;
+	mutex_lock(&damon_ops_lock);
+	ret = damon_registered_ops[id].init;
+	mutex_unlock(&damon_ops_lock);
+	return ret;
+}
+
+/* Use operations @id for @ctx; the context must not be running. */
+int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id)
+{
+	int err = 0;
+
+	if (id >= NR_DAMON_OPS)
+		return -EINVAL;
+	mutex_lock(&damon_ops_lock);
+	if (damon_registered_ops[id].init)
+		ctx->ops = damon_registered_ops[id];
+	else
+		err = -EINVAL;
+	mutex_unlock(&damon_ops_lock);
+	return err;
+}
+
+const char *damon_ops_name(enum damon_ops_id id)
+{
+	return id < NR_DAMON_OPS ? damon_ops_names[id] : NULL;
+}
+
+int damon_ops_id_of(const char *name, enum damon_ops_id *id)
+{
+	int i = match_string(damon_ops_names, NR_DAMON_OPS, name);
+
+	if (i < 0)
+		return -EINVAL;
+	*id = i;
+	return 0;
+}
+
+static int __init damon_init(void)
+{
+	damon_region_cache = KMEM_CACHE(damon_region, 0);
+	return damon_region_cache ? 0 : -ENOMEM;
+}
+subsys_initcall(damon_init);

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DAMON: data access monitoring.
+ *
+ * A monitoring context (struct damon_ctx) watches one or more targets.  Each
+ * target's address space is covered by regions; one page of each region is
+ * sampled per sampling interval and the region's access counter grows when
+ * that page was accessed.  At each aggregation interval the counters are
+ * published, adjacent regions with similar counters are merged and regions
+ * are split again at random points, so the number of regions (and with it
+ * the monitoring cost) stays within user-given bounds whatever the size of
+ * the target.
+ *
+ * Address-space specifics (page tables, VMAs, physical memory) live behind
+ * struct damon_operations; the core knows nothing about them.
+ *
+ * Ownership: while a context's kdamond runs, the kdamond alone touches the
+ * context's targets, regions and attributes.  Other code gets at them only
+ * from the callbacks in struct damon_callbacks, which the kdamond calls.
+ */
+
+#ifndef _LINUX_DAMON_H
+#define _LINUX_DAMON_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct pid;
+struct task_struct;
+
+/* No region is smaller than this, and every region boundary is aligned to it. */
+#define DAMON_MIN_REGION	PAGE_SIZE
+
+/**
+ * struct damon_region - a monitored address range with its access record.
+ * @start:		first address of the range (inclusive).
+ * @end:		end of the range (exclusive).
+ * @sampling_addr:	the page checked at the next sample.
+ * @nr_accesses:	samples that found the region accessed since the last
+ *			aggregation.
+ * @age:		aggregation intervals this region has kept a similar
+ *			size and access frequency.
+ * @last_nr_accesses:	@nr_accesses at the previous aggregation.
+ * @last_start:		@start at the previous aggregation.
+ * @last_end:		@end at the previous aggregation.
+ * @list:		link in the target's region list (sorted by address).
+ */
+struct damon_region {
+	unsigned long start;
+	unsigned long end;
+	unsigned long sampling_addr;
+	unsigned int nr_accesses;
+	unsigned int age;
+	unsigned int last_nr_accesses;
+	unsigned long last_start;
+	unsigned long last_end;
+	struct list_head list;
+};
+
+/**
+ * struct damon_target - something to monitor.
+ * @pid:	the process, for virtual address operations.  A reference to
+ *		the struct pid, never a number, so that a recycled pid number
+ *		can never redirect monitoring to another process.
+ * @nr_regions:	number of entries in @regions.
+ * @regions:	regions, sorted by address and not overlapping.
+ * @list:	link in the context's target list.
+ * @priv:	for the interface layer that created the target.
+ */
+struct damon_target {
+	struct pid *pid;
+	unsigned int nr_regions;
+	struct list_head regions;
+	struct list_head list;
+	void *priv;
+};
+
+/**
+ * struct damon_addr_range - a plain [start, end) address range.
+ * @start:	inclusive start.
+ * @end:	exclusive end.
+ */
+struct damon_addr_range {
+	unsigned long start;
+	unsigned long end;
+};
+
+enum damon_ops_id {
+	DAMON_OPS_VADDR,	/* virtual address space, regions follow mappings */
+	DAMON_OPS_FVADDR,	/* virtual address space, fixed regions */
+	DAMON_OPS_PADDR,	/* physical address space */
+	NR_DAMON_OPS,
+};
+
+struct damon_ctx;
+
+/**
+ * struct damon_operations - address-space specific monitoring primitives.
+ * @id:			which address space these operations handle.
+ * @name:		user-visible name ("vaddr", ...).
+ * @init:		build the initial regions of targets that have none.
+ * @update:		follow changes of the address space (each update
+ *			interval).
+ * @prepare_access_checks: pick the page to sample in every region and clear
+ *			its accessed state.
+ * @check_accesses:	count the regions whose sampled page was accessed
+ *			since prepare_access_checks(); returns the largest
+ *			&damon_region->nr_accesses seen.
+ * @target_valid:	whether the target can still be monitored.
+ * @cleanup:		release what the operations hold for the context.
+ *
+ * All callbacks run in the context's kdamond.  @init, @prepare_access_checks,
+ * @check_accesses and @target_valid are mandatory.
+ */
+struct damon_operations {
+	enum damon_ops_id id;
+	const char *name;
+	int (*init)(struct damon_ctx *ctx);
+	void (*update)(struct damon_ctx *ctx);
+	void (*prepare_access_checks)(struct damon_ctx *ctx);
+	unsigned int (*check_accesses)(struct damon_ctx *ctx);
+	bool (*target_valid)(struct damon_target *t);
+	void (*cleanup)(struct damon_ctx *ctx);
+};
+
+/**
+ * struct damon_callbacks - hooks the kdamond calls for the interface layer.
+ * @data:		free for the hooks' owner.
+ * @before_start:	once, after the initial regions are built.
+ * @after_aggregation:	each aggregation interval, after regions are merged
+ *			and aged and before their counters restart.  The
+ *			regions then form a consistent snapshot; this is also
+ *			the one safe point to change the context online.
+ * @before_terminate:	once, as the kdamond finishes.
+ *
+ * A hook returning non-zero stops the kdamond.
+ */
+struct damon_callbacks {
+	void *data;
+	int (*before_start)(struct damon_ctx *ctx);
+	int (*after_aggregation)(struct damon_ctx *ctx);
+	void (*before_terminate)(struct damon_ctx *ctx);
+};
+
+/**
+ * struct damon_attrs - monitoring attributes.
+ * @sample_us:		sampling interval.
+ * @aggr_us:		aggregation interval.
+ * @update_us:		operations update interval.
+ * @min_nr_regions:	lower bound on the number of regions (per context).
+ * @max_nr_regions:	upper bound on the number of regions (per context).
+ *
+ * Valid when 0 < sample_us <= aggr_us <= update_us and
+ * 3 <= min_nr_regions <= max_nr_regions; see damon_validate_attrs().
+ */
+struct damon_attrs {
+	unsigned long sample_us;
+	unsigned long aggr_us;
+	unsigned long update_us;
+	unsigned long min_nr_regions;
+	unsigned long max_nr_regions;
+};
+
+/* Defaults, as upstream's sysfs interface except update_us (seed value). */
+#define DAMON_DEFAULT_SAMPLE_US		5000
+#define DAMON_DEFAULT_AGGR_US		100000
+#define DAMON_DEFAULT_UPDATE_US		1000000
+#define DAMON_DEFAULT_MIN_NR_REGIONS	10
+#define DAMON_DEFAULT_MAX_NR_REGIONS	1000
+
+/**
+ * struct damon_ctx - a monitoring context.
+ * @attrs:		monitoring attributes.
+ * @ops:		the operations in use.
+ * @cb:			interface hooks.
+ * @targets:		the targets.
+ * @nr_aggregations:	aggregations completed since the last start.
+ * @kdamond_lock:	protects @kdamond and @kdamond_done against
+ *			concurrent start, stop and state queries.
+ * @kdamond:		the monitoring thread (a task reference is held),
+ *			or NULL when not started.
+ * @kdamond_done:	set by the kdamond when it finished on its own.
+ *
+ * The remaining members are the kdamond's private bookkeeping.
+ */
+struct damon_ctx {
+	struct damon_attrs attrs;
+	struct damon_operations ops;
+	struct damon_callbacks cb;
+	struct list_head targets;
+	unsigned long nr_aggregations;
+
+	struct mutex kdamond_lock;
+	struct task_struct *kdamond;
+	bool kdamond_done;
+
+	/* kdamond bookkeeping, in units of sampling intervals */
+	unsigned long passed_samples;
+	unsigned long next_aggr_sample;
+	unsigned long next_update_sample;
+	/* number of regions after the previous split, to pick the split ways */
+	unsigned int last_nr_regions;
+};
+
+static inline unsigned long damon_sz_region(const struct damon_region *r)
+{
+	return r->end - r->start;
+}
+
+static inline struct damon_region *damon_next_region(struct damon_region *r)
+{
+	return list_next_entry(r, list);
+}
+
+static inline struct damon_region *damon_prev_region(struct damon_region *r)
+{
+	return list_prev_entry(r, list);
+}
+
+static inline struct damon_region *damon_first_region(struct damon_target *t)
+{
+	return list_first_entry(&t->regions, struct damon_region, list);
+}
+
+static inline struct damon_region *damon_last_region(struct damon_target *t)
+{
+	return list_last_entry(&t->regions, struct damon_region, list);
+}
+
+#define damon_for_each_region(r, t) \
+	list_for_each_entry(r, &(t)->regions, list)
+
+#define damon_for_each_region_safe(r, next, t) \
+	list_for_each_entry_safe(r, next, &(t)->regions, list)
+
+#define damon_for_each_target(t, ctx) \
+	list_for_each_entry(t, &(ctx)->targets, list)
+
+#define damon_for_each_target_safe(t, next, ctx) \
+	list_for_each_entry_safe(t, next, &(ctx)->targets, list)
+
+#ifdef CONFIG_DAMON
+
+/* regions and targets */
+struct damon_region *damon_new_region(unsigned long start, unsigned long end);
+void damon_insert_region(struct damon_region *r, struct damon_region *pos,
+			 struct damon_target *t);
+void damon_add_region(struct damon_region *r, struct damon_target *t);
+void damon_destroy_region(struct damon_region *r, struct damon_target *t);
+int damon_set_regions(struct damon_target *t,
+		      const struct damon_addr_range *ranges,
+		      unsigned int nr_ranges);
+int damon_split_region_evenly(struct damon_target *t, struct damon_region *r,
+			      unsigned int nr_pieces);
+
+struct damon_target *damon_new_target(void);
+void damon_add_target(struct damon_ctx *ctx, struct damon_target *t);
+void damon_destroy_target(struct damon_target *t);
+bool damon_target_has_pid(const struct damon_ctx *ctx);
+unsigned int damon_nr_regions(const struct damon_ctx *ctx);
+
+/* contexts */
+struct damon_ctx *damon_new_ctx(void);
+void damon_destroy_ctx(struct damon_ctx *ctx);
+int damon_validate_attrs(const struct damon_attrs *attrs);
+int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs);
+
+/* operations */
+int damon_register_ops(const struct damon_operations *ops);
+bool damon_ops_registered(enum damon_ops_id id);
+int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id);
+const char *damon_ops_name(enum damon_ops_id id);
+int damon_ops_id_of(const char *name, enum damon_ops_id *id);
+
+/* the kdamond */
+int damon_start(struct damon_ctx *ctx, const char *name);
+int damon_stop(struct damon_ctx *ctx);
+bool damon_is_running(struct damon_ctx *ctx);
+int damon_kdamond_pid(struct damon_ctx *ctx);
+
+#endif /* CONFIG_DAMON */
+
+#endif /* _LINUX_DAMON_H */

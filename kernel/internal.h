@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the files of mm/damon and its KUnit tests (in
+ * tests/).  Nothing here is exported to modules.
+ */
+
+#ifndef _MM_DAMON_INTERNAL_H
+#define _MM_DAMON_INTERNAL_H
+
+#include <linux/damon.h>
+
+/* regions.c: the adaptive regions algorithms */
+void damon_split_region_at(struct damon_target *t, struct damon_region *r,
+			   unsigned long sz_left);
+void damon_merge_two_regions(struct damon_target *t, struct damon_region *l,
+			     struct damon_region *r);
+void damon_merge_regions_of(struct damon_target *t, unsigned int thres,
+			    unsigned long sz_limit);
+void damon_split_regions_of(struct damon_target *t, unsigned int nr_subs);
+void damon_account_age(struct damon_target *t, unsigned int thres);
+void damon_reset_aggregated(struct damon_target *t);
+unsigned long damon_region_sz_limit(struct damon_ctx *ctx);
+void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
+			 unsigned long sz_limit);
+void damon_split_regions(struct damon_ctx *ctx);
+unsigned long damon_rand_page(unsigned long start, unsigned long end);
+
+/* core.c: @value * @mul / @div, saturated to UINT_MAX */
+unsigned int damon_mul_div(unsigned int value, unsigned long mul,
+			   unsigned long div);
+
+/*
+ * vaddr.c: the "three regions" of an address space, found by feeding the
+ * mappings in address order and cutting out the two largest gaps.
+ */
+struct damon_gap_finder {
+	unsigned long first_start;	/* start of the first mapping */
+	unsigned long prev_end;		/* end of the last mapping fed */
+	unsigned int nr_fed;
+	struct damon_addr_range gaps[2];	/* gaps[0] is the larger */
+};
+
+void damon_gap_finder_init(struct damon_gap_finder *f);
+void damon_gap_finder_feed(struct damon_gap_finder *f, unsigned long start,
+			   unsigned long end);
+int damon_gap_finder_result(struct damon_gap_finder *f,
+			    struct damon_addr_range regions[3]);
+int damon_va_init_target_regions(struct damon_target *t,
+				 const struct damon_addr_range regions[3],
+				 unsigned long min_nr_regions);
+
+#endif /* _MM_DAMON_INTERNAL_H */

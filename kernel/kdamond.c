@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kdamond: one kernel thread per running context.
+ *
+ * Each sampling interval it asks the operations to check the sampled page of
+ * every region and to pick the next ones.  Each aggregation interval it
+ * merges, ages and publishes the regions (through the after_aggregation
+ * callback), restarts the counters and splits the regions again.  Each
+ * update interval it lets the operations follow address space changes.
+ * The work per interval is proportional to the number of regions, which
+ * max_nr_regions bounds, never to the size of the targets.
+ *
+ * Locking: ctx->kdamond_lock serialises damon_start() and damon_stop() and
+ * protects ctx->kdamond.  The kdamond itself never takes it, so a stop that
+ * waits for the thread while holding it cannot deadlock.  The thread
+ * reports finishing on its own through ctx->kdamond_done; whoever starts or
+ * stops the context next reaps it.
+ */
+
+#define pr_fmt(fmt) "damon: " fmt
+
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+static bool kdamond_any_target_valid(struct damon_ctx *ctx)
+{
+	struct damon_target *t;
+
+	damon_for_each_target(t, ctx)
+		if (ctx->ops.target_valid(t))
+			return true;
+	return false;
+}
+
+static unsigned long kdamond_samples(struct damon_ctx *ctx, unsigned long us)
+{
+	return max(us / ctx->attrs.sample_us, 1UL);
+}
+
+/*
+ * Sleep for @us, or less if someone wakes us (kthread_stop() does).  A short
+ * sample is harmless; a stop request stuck behind a long interval is not.
+ */
+static void kdamond_sleep(unsigned long us)
+{
+	ktime_t expires = ktime_add_us(ktime_get(), us);
+
+	set_current_state(TASK_IDLE);
+	if (!kthread_should_stop())
+		schedule_hrtimeout_range(&expires, us * NSEC_PER_USEC / 100,
+					 HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * The aggregation step.  Returns non-zero if the callback asked to stop.
+ * @max_nr_accesses is the highest count of the window: regions closer than
+ * a tenth of it are alike, both for merging and for aging.
+ */
+static int kdamond_aggregate(struct damon_ctx *ctx,
+			     unsigned int max_nr_accesses)
+{
+	unsigned int thres = max_nr_accesses / 10;
+	struct damon_target *t;
+
+	damon_merge_regions(ctx, thres, damon_region_sz_limit(ctx));
+	damon_for_each_target(t, ctx)
+		damon_account_age(t, thres);
+	ctx->nr_aggregations++;
+
+	if (ctx->cb.after_aggregation && ctx->cb.after_aggregation(ctx))
+		return -ECANCELED;
+
+	damon_for_each_target(t, ctx)
+		damon_reset_aggregated(t);
+	damon_split_regions(ctx);
+	ctx->next_aggr_sample = ctx->passed_samples +
+				kdamond_samples(ctx, ctx->attrs.aggr_us);
+	return 0;
+}
+
+static int kdamond_fn(void *data)
+{
+	struct damon_ctx *ctx = data;
+	unsigned int max_nr_accesses;
+	int err;
+
+	err = ctx->ops.init(ctx);
+	if (!err && ctx->cb.before_start)
+		err = ctx->cb.before_start(ctx);
+	if (err)
+		goto done;
+
+	ctx->passed_samples = 0;
+	ctx->next_aggr_sample = kdamond_samples(ctx, ctx->attrs.aggr_us);
+	ctx->next_update_sample = kdamond_samples(ctx, ctx->attrs.update_us);
+
+	while (!kthread_should_stop() && kdamond_any_target_valid(ctx)) {
+		ctx->ops.prepare_access_checks(ctx);
+		kdamond_sleep(ctx->attrs.sample_us);
+		if (kthread_should_stop())
+			break;
+		max_nr_accesses = ctx->ops.check_accesses(ctx);
+		ctx->passed_samples++;
+
+		if (ctx->passed_samples >= ctx->next_aggr_sample &&
+		    kdamond_aggregate(ctx, max_nr_accesses))
+			break;
+
+		if (ctx->passed_samples >= ctx->next_update_sample) {
+			if (ctx->ops.update)
+				ctx->ops.update(ctx);
+			ctx->next_update_sample = ctx->passed_samples +
+				kdamond_samples(ctx, ctx->attrs.update_us);
+		}
+	}
+done:
+	if (ctx->cb.before_terminate)
+		ctx->cb.before_terminate(ctx);
+	if (ctx->ops.cleanup)
+		ctx->ops.cleanup(ctx);
+	/* Pairs with the READ_ONCE() in damon_kdamond_alive(). */
+	WRITE_ONCE(ctx->kdamond_done, true);
+	return err;
+}
+
+/* Whether a kdamond was started and has not finished; needs kdamond_lock. */
+static bool damon_kdamond_alive(struct damon_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->kdamond_lock);
+	return ctx->kdamond && !READ_ONCE(ctx->kdamond_done);
+}
+
+/* Wait for the kdamond to finish (asking it to) and drop it. */
+static void damon_reap_kdamond(struct damon_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->kdamond_lock);
+	if (!ctx->kdamond)
+		return;
+	kthread_stop_put(ctx->kdamond);
+	ctx->kdamond = NULL;
+}
+
+/**
+ * damon_start() - start monitoring with a new kdamond.
+ * @ctx:	the context, with operations, attributes and targets set.
+ * @name:	suffix of the thread name ("kdamond.@name").
+ *
+ * Return: 0 on success, -EBUSY if already running, -EINVAL if the context
+ * is incomplete or its attributes are invalid, -ESRCH if no target can be
+ * monitored.
+ */
+int damon_start(struct damon_ctx *ctx, const char *name)
+{
+	struct damon_target *t;
+	struct task_struct *tsk;
+	int err;
+
+	if (!ctx->ops.init || list_empty(&ctx->targets))
+		return -EINVAL;
+	err = damon_validate_attrs(&ctx->attrs);
+	if (err)
+		return err;
+
+	mutex_lock(&ctx->kdamond_lock);
+	if (damon_kdamond_alive(ctx)) {
+		err = -EBUSY;
+		goto out;
+	}
+	damon_reap_kdamond(ctx);	/* one that finished on its own */
+
+	damon_for_each_target(t, ctx) {
+		if (!ctx->ops.target_valid(t)) {
+			err = -ESRCH;
+			goto out;
+		}
+	}
+
+	ctx->kdamond_done = false;
+	ctx->nr_aggregations = 0;
+	ctx->last_nr_regions = 0;
+	tsk = kthread_create(kdamond_fn, ctx, "kdamond.%s", name);
+	if (IS_ERR(tsk)) {
+		err = PTR_ERR(tsk);
+		goto out;
+	}
+	get_task_struct(tsk);
+	ctx->kdamond = tsk;
+	wake_up_process(tsk);
+out:
+	mutex_unlock(&ctx->kdamond_lock);
+	return err;
+}
+
+/**
+ * damon_stop() - stop monitoring and wait for the kdamond to finish.
+ * @ctx:	the context.
+ *
+ * Return: 0 if a running kdamond was stopped, -EPERM if it was not running
+ * (including when it had finished on its own, which is reaped here).
+ */
+int damon_stop(struct damon_ctx *ctx)
+{
+	bool alive;
+
+	mutex_lock(&ctx->kdamond_lock);
+	alive = damon_kdamond_alive(ctx);
+	damon_reap_kdamond(ctx);
+	mutex_unlock(&ctx->kdamond_lock);
+	return alive ? 0 : -EPERM;
+}
+
+bool damon_is_running(struct damon_ctx *ctx)
+{
+	bool ret;
+
+	mutex_lock(&ctx->kdamond_lock);
+	ret = damon_kdamond_alive(ctx);
+	mutex_unlock(&ctx->kdamond_lock);
+	return ret;
+}
+
+/* The kdamond's pid, or -1 when not running. */
+int damon_kdamond_pid(struct damon_ctx *ctx)
+{
+	int pid = -1;
+
+	mutex_lock(&ctx->kdamond_lock);
+	if (damon_kdamond_alive(ctx))
+		pid = ctx->kdamond->pid;
+	mutex_unlock(&ctx->kdamond_lock);
+	return pid;
+}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adaptive regions adjustment.
+ *
+ * Every aggregation interval the kdamond merges adjacent regions whose
+ * access counts are close, ages the result, publishes it, and then splits
+ * the regions again at random points.  Regions that really differ stay
+ * apart; regions that do not are merged back next time.  Over a few
+ * intervals the boundaries settle where the access pattern changes, while
+ * the number of regions stays within [min_nr_regions, max_nr_regions].
+ *
+ * Everything here is plain list work on targets owned by the caller (the
+ * kdamond, or a test): no locks, no page tables.
+ */
+
+#include <linux/minmax.h>
+#include <linux/random.h>
+
+#include "internal.h"
+
+/* A page-aligned address picked uniformly from the pages of [start, end). */
+unsigned long damon_rand_page(unsigned long start, unsigned long end)
+{
+	unsigned long nr_pages = (end - start) >> PAGE_SHIFT;
+	unsigned long idx;
+
+	if (nr_pages <= 1)
+		return start;
+	if (nr_pages <= U32_MAX)
+		idx = get_random_u32_below(nr_pages);
+	else
+		idx = get_random_u64() % nr_pages;
+	return start + (idx << PAGE_SHIFT);
+}
+
+/*
+ * Split @r in two; the left piece keeps @sz_left bytes.  Both pieces carry
+ * the parent's record, including its previous range, so that a piece merged
+ * back into its sibling looks unchanged to the age accounting.
+ */
+void damon_split_region_at(struct damon_target *t, struct damon_region *r,
+			   unsigned long sz_left)
+{
+	struct damon_region *n;
+
+	n = damon_new_region(r->start + sz_left, r->end);
+	if (!n)
+		return;		/* keep monitoring with one region fewer */
+	n->nr_accesses = r->nr_accesses;
+	n->age = r->age;
+	n->last_nr_accesses = r->last_nr_accesses;
+	n->last_start = r->last_start;
+	n->last_end = r->last_end;
+	r->end = n->start;
+	damon_insert_region(n, r, t);
+}
+
+/* Size-weighted mean of two counters. */
+static unsigned int damon_wmean(unsigned int a, unsigned long wa,
+				unsigned int b, unsigned long wb)
+{
+	return div64_ul((u64)a * wa + (u64)b * wb, wa + wb);
+}
+
+/* Merge @r, which must start where @l ends, into @l. */
+void damon_merge_two_regions(struct damon_target *t, struct damon_region *l,
+			     struct damon_region *r)
+{
+	unsigned long sz_l = damon_sz_region(l), sz_r = damon_sz_region(r);
+
+	l->nr_accesses = damon_wmean(l->nr_accesses, sz_l,
+				     r->nr_accesses, sz_r);
+	l->last_nr_accesses = damon_wmean(l->last_nr_accesses, sz_l,
+					  r->last_nr_accesses, sz_r);
+	l->age = damon_wmean(l->age, sz_l, r->age, sz_r);
+	/*
+	 * The area the two covered last time is the union of what each
+	 * covered: merging neighbours that behave alike is a change of
+	 * representation, not of the access pattern, and keeps the age.
+	 */
+	l->last_start = min(l->last_start, r->last_start);
+	l->last_end = max(l->last_end, r->last_end);
+	l->end = r->end;
+	damon_destroy_region(r, t);
+}
+
+/*
+ * Merge each pair of adjacent regions of @t whose access counts differ by at
+ * most @thres, as long as the result is not larger than @sz_limit.
+ */
+void damon_merge_regions_of(struct damon_target *t, unsigned int thres,
+			    unsigned long sz_limit)
+{
+	struct damon_region *r, *next, *prev = NULL;
+
+	damon_for_each_region_safe(r, next, t) {
+		if (prev && prev->end == r->start &&
+		    abs_diff(prev->nr_accesses, r->nr_accesses) <= thres &&
+		    damon_sz_region(prev) + damon_sz_region(r) <= sz_limit)
+			damon_merge_two_regions(t, prev, r);
+		else
+			prev = r;
+	}
+}
+
+/*
+ * Age accounting (after merging, once per aggregation): a region that kept
+ * about the same range (its ends moved by at most a fifth of its size in
+ * total) and about the same access count (within @thres) grows one interval
+ * older; any other region starts again from zero.
+ */
+void damon_account_age(struct damon_target *t, unsigned int thres)
+{
+	struct damon_region *r;
+	unsigned long moved;
+
+	damon_for_each_region(r, t) {
+		moved = abs_diff(r->start, r->last_start) +
+			abs_diff(r->end, r->last_end);
+		if (moved > damon_sz_region(r) / 5 ||
+		    abs_diff(r->nr_accesses, r->last_nr_accesses) > thres)
+			r->age = 0;
+		else if (r->age < UINT_MAX)
+			r->age++;
+	}
+}
+
+/* Start a new aggregation window: remember this one, zero the counters. */
+void damon_reset_aggregated(struct damon_target *t)
+{
+	struct damon_region *r;
+
+	damon_for_each_region(r, t) {
+		r->last_nr_accesses = r->nr_accesses;
+		r->nr_accesses = 0;
+		r->last_start = r->start;
+		r->last_end = r->end;
+	}
+}
+
+/*
+ * Split every region of @t into @nr_subs pieces at random points.  Each cut
+ * leaves 10% to 90% of the piece being cut on its left; regions too small
+ * to cut are left alone.
+ */
+void damon_split_regions_of(struct damon_target *t, unsigned int nr_subs)
+{
+	struct damon_region *r, *next;
+	unsigned long sz, sz_left;
+	unsigned int i;
+
+	damon_for_each_region_safe(r, next, t) {
+		for (i = 1; i < nr_subs; i++) {
+			sz = damon_sz_region(r);
+			if (sz < 2 * DAMON_MIN_REGION)
+				break;
+			sz_left = ALIGN_DOWN(sz / 10 *
+					     (1 + get_random_u32_below(9)),
+					     DAMON_MIN_REGION);
+			sz_left = clamp(sz_left, DAMON_MIN_REGION,
+					sz - DAMON_MIN_REGION);
+			damon_split_region_at(t, r, sz_left);
+		}
+	}
+}
+
+/*
+ * The largest region merging may create: the total monitored size divided
+ * by min_nr_regions, so that merging alone never takes the context below
+ * min_nr_regions regions.
+ */
+unsigned long damon_region_sz_limit(struct damon_ctx *ctx)
+{
+	struct damon_target *t;
+	struct damon_region *r;
+	unsigned long sz = 0;
+
+	damon_for_each_target(t, ctx)
+		damon_for_each_region(r, t)
+			sz += damon_sz_region(r);
+	if (ctx->attrs.min_nr_regions)
+		sz /= ctx->attrs.min_nr_regions;
+	return max(sz, DAMON_MIN_REGION);
+}
+
+/*
+ * Merge all targets' regions.  While the context still has more than
+ * max_nr_regions regions, merge again with a doubled threshold; as a last
+ * resort merge any adjacent regions, so the upper bound always holds.
+ */
+void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
+			 unsigned long sz_limit)
+{
+	unsigned long max_thres = ctx->attrs.aggr_us /
+				  max(ctx->attrs.sample_us, 1UL);
+	struct damon_target *t;
+
+	for (;;) {
+		damon_for_each_target(t, ctx)
+			damon_merge_regions_of(t, thres, sz_limit);
+		if (damon_nr_regions(ctx) <= ctx->attrs.max_nr_regions)
+			return;
+		if (thres > max_thres) {
+			if (sz_limit == ULONG_MAX)
+				return;	/* only non-adjacent regions are left */
+			sz_limit = ULONG_MAX;
+		}
+		thres = thres ? thres * 2 : 1;
+	}
+}
+
+/* Split the largest region of @ctx in halves; false if none can be split. */
+static bool damon_split_largest(struct damon_ctx *ctx)
+{
+	struct damon_target *t, *lt = NULL;
+	struct damon_region *r, *largest = NULL;
+
+	damon_for_each_target(t, ctx) {
+		damon_for_each_region(r, t) {
+			if (!largest || damon_sz_region(r) >
+					damon_sz_region(largest)) {
+				largest = r;
+				lt = t;
+			}
+		}
+	}
+	if (!largest || damon_sz_region(largest) < 2 * DAMON_MIN_REGION)
+		return false;
+	damon_split_region_at(lt, largest,
+			      ALIGN_DOWN(damon_sz_region(largest) / 2,
+					 DAMON_MIN_REGION));
+	return true;
+}
+
+/*
+ * Split regions after an aggregation.  First restore min_nr_regions if
+ * merging or an address space change went below it.  Then, if doubling the
+ * count cannot exceed max_nr_regions, split every region in two; or in
+ * three when the count did not change since the last split (everything was
+ * merged back, so look harder).
+ */
+void damon_split_regions(struct damon_ctx *ctx)
+{
+	unsigned int nr = damon_nr_regions(ctx);
+	unsigned int nr_subs = 2;
+	struct damon_target *t;
+
+	while (nr < ctx->attrs.min_nr_regions && damon_split_largest(ctx))
+		nr++;
+
+	if (nr > ctx->attrs.max_nr_regions / 2)
+		return;
+	if (nr == ctx->last_nr_regions && nr < ctx->attrs.max_nr_regions / 3)
+		nr_subs = 3;
+	ctx->last_nr_regions = nr;
+
+	damon_for_each_target(t, ctx)
+		damon_split_regions_of(t, nr_subs);
+}
+
+/*
+ * Split @r into @nr_pieces regions of equal, page-aligned size; the last one
+ * takes the remainder.
+ */
+int damon_split_region_evenly(struct damon_target *t, struct damon_region *r,
+			      unsigned int nr_pieces)
+{
+	unsigned long sz_piece, end;
+	struct damon_region *n;
+	unsigned int i;
+
+	if (!nr_pieces)
+		return -EINVAL;
+	sz_piece = ALIGN_DOWN(damon_sz_region(r) / nr_pieces, DAMON_MIN_REGION);
+	if (!sz_piece)
+		return -EINVAL;
+
+	end = r->end;
+	r->end = r->start + sz_piece;
+	for (i = 1; i < nr_pieces; i++) {
+		n = damon_new_region(r->end, i == nr_pieces - 1 ?
+				     end : r->end + sz_piece);
+		if (!n) {
+			r->end = end;	/* give the rest back to the last piece */
+			return -ENOMEM;
+		}
+		damon_insert_region(n, r, t);
+		r = n;
+	}
+	return 0;
+}
+
+static unsigned long damon_range_start(const struct damon_addr_range *ar)
+{
+	return ALIGN_DOWN(ar->start, DAMON_MIN_REGION);
+}
+
+static unsigned long damon_range_end(const struct damon_addr_range *ar)
+{
+	return ALIGN(ar->end, DAMON_MIN_REGION);
+}
+
+/* Cut the region containing @addr there, so that no region spans @addr. */
+static void damon_cut_at(struct damon_target *t, unsigned long addr)
+{
+	struct damon_region *r;
+
+	damon_for_each_region(r, t) {
+		if (r->start < addr && addr < r->end) {
+			damon_split_region_at(t, r, addr - r->start);
+			return;
+		}
+	}
+}
+
+/*
+ * Make the regions of @t cover exactly @ranges (sorted, not overlapping):
+ * regions outside every range go, the first and last region inside a range
+ * are stretched to its ends, and a range without any region gets one.  The
+ * records of regions that stay are kept.  Range ends are widened to page
+ * boundaries.
+ */
+int damon_set_regions(struct damon_target *t,
+		      const struct damon_addr_range *ranges,
+		      unsigned int nr_ranges)
+{
+	struct damon_region *r, *next, *first, *last, *pos;
+	unsigned long start, end;
+	unsigned int i;
+	bool inside;
+
+	/* No region may straddle a range boundary. */
+	for (i = 0; i < nr_ranges; i++) {
+		damon_cut_at(t, damon_range_start(&ranges[i]));
+		damon_cut_at(t, damon_range_end(&ranges[i]));
+	}
+
+	damon_for_each_region_safe(r, next, t) {
+		inside = false;
+		for (i = 0; i < nr_ranges && !inside; i++)
+			inside = r->start < damon_range_end(&ranges[i]) &&
+				 damon_range_start(&ranges[i]) < r->end;
+		if (!inside)
+			damon_destroy_region(r, t);
+	}
+
+	for (i = 0; i < nr_ranges; i++) {
+		start = damon_range_start(&ranges[i]);
+		end = damon_range_end(&ranges[i]);
+		first = last = pos = NULL;
+		damon_for_each_region(r, t) {
+			if (r->end <= start) {
+				pos = r;
+				continue;
+			}
+			if (r->start >= end)
+				break;
+			if (!first)
+				first = r;
+			last = r;
+		}
+		if (first) {
+			first->start = start;
+			last->end = end;
+			continue;
+		}
+		r = damon_new_region(start, end);
+		if (!r)
+			return -ENOMEM;
+		damon_insert_region(r, pos, t);
+	}
+	return 0;
+}

@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+#   run-selftests.sh UML_BINARY OUTDIR [SUITE...]
+#
+# Boots UML_BINARY with the host's root filesystem over hostfs and
+# init=selftests/uml-init.sh, which runs the bats suites (default: all of
+# selftests/*.bats; a SUITE is a name like 00-smoke, a file name or a path)
+# inside UML and powers the machine off.  Leaves in OUTDIR:
+#
+#   results.tap   bats' TAP output         console.log  UML's console
+#   dmesg.log     the kernel log at the end
+#
+# prints the TAP, fails on kernel splats found in dmesg.log or console.log,
+# and writes "passed failed skipped" to OUTDIR/../selftests.counts.  A
+# splat counts as one more failure, and so does a run without a complete
+# TAP plan (UML crashed, hung or was killed).  Exits non-zero on any failure.
+#
+# Environment: ST_TIMEOUT (seconds for the whole run, default 1200),
+# ST_TEST_TIMEOUT (seconds per test, default 300), ST_FILTER (bats --filter
+# regex without white space), ST_MEM (UML memory, default 1G), ST_VERBOSE=1
+# (show the console while it runs).
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+me=$(basename "$0")
+
+die() { echo "$me: $*" >&2; exit 2; }
+
+[ $# -ge 2 ] || die "usage: $me UML_BINARY OUTDIR [SUITE...]"
+uml=$1 out=$2
+shift 2
+timeout=${ST_TIMEOUT:-1200}
+
+{ [ -f "$uml" ] && [ -x "$uml" ]; } || die "$uml: no such UML kernel binary"
+uml=$(cd "$(dirname "$uml")" && pwd)/$(basename "$uml")
+mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
+counts=$(dirname "$out")/selftests.counts
+rm -f "$counts" "$out"/results.tap "$out"/dmesg.log "$out"/console.log \
+	"$out"/init.rc
+
+# Everything goes through the kernel command line, split at white space.
+case "$top$out${ST_FILTER:-}" in
+*[[:space:],]*) die "paths and ST_FILTER must not contain white space or commas" ;;
+esac
+
+suites=()
+for s in "$@"; do
+	for f in "$s" "$top/selftests/$s" "$top/selftests/$s.bats"; do
+		[ -f "$f" ] && break
+	done
+	[ -f "$f" ] || die "no such suite: $s"
+	suites+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+done
+[ $# -gt 0 ] || suites=("$top"/selftests/*.bats)
+[ -e "${suites[0]}" ] || die "no suites in $top/selftests"
+
+# The workloads are host binaries; build them here, not inside UML.
+make -s -C "$top/selftests" || die "building the selftest workloads failed"
+
+# UML's own state (pid file, mconsole socket) goes to a private directory.
+umldir=$(mktemp -d /tmp/uml-selftests.XXXXXX) || die "mktemp failed"
+upid=
+
+cleanup() {
+	if [ -n "$upid" ] && kill -0 "$upid" 2>/dev/null; then
+		kill -TERM "$upid" 2>/dev/null
+		wait "$upid" 2>/dev/null
+	fi
+	rm -rf "$umldir"
+}
+trap cleanup EXIT
+trap 'echo "$me: interrupted" >&2; exit 130' INT TERM HUP
+
+# shellcheck disable=SC2054 # commas belong to con0=null,fd:1
+args=(
+	mem="${ST_MEM:-1G}" rootfstype=hostfs rootflags=/ rw
+	# No terminal: console 0 writes to stdout only, every other line is
+	# disconnected, so UML never reads or reconfigures a tty.
+	con=null ssl=null con0=null,fd:1
+	uml_dir="$umldir" umid=selftests
+	init="$top/selftests/uml-init.sh"
+	ST_OUTDIR="$out"
+	ST_SUITES="$(IFS=,; echo "${suites[*]}")"
+	ST_TEST_TIMEOUT="${ST_TEST_TIMEOUT:-300}"
+)
+[ -n "${ST_FILTER:-}" ] && args+=(ST_FILTER="$ST_FILTER")
+
+echo "  UML     $uml (${#suites[@]} suite(s), timeout ${timeout}s)"
+start=$SECONDS
+# timeout(1) runs UML in a process group of its own and signals the whole
+# group, so UML's helper and userspace processes go too.  stdin is
+# /dev/null: CI has none, and UML must never see the terminal.
+timeout -k 10 "$timeout" "$uml" "${args[@]}" \
+	< /dev/null > "$out/console.log" 2>&1 &
+upid=$!
+[ "${ST_VERBOSE:-0}" = 1 ] && tail -n +1 -f --pid="$upid" "$out/console.log" &
+wait "$upid"
+rc=$?
+upid=
+elapsed=$((SECONDS - start))
+
+problems=()
+case $rc in
+0) ;;
+124|137) problems+=("UML did not finish within ${timeout}s and was killed") ;;
+*) problems+=("UML exited with status $rc") ;;
+esac
+[ -f "$out/init.rc" ] || problems+=("uml-init.sh did not finish")
+
+# Count the TAP.  bats prints "ok N name # skip reason" for skipped tests.
+tap=$out/results.tap
+passed=0 failed=0 skipped=0 planned=-1
+if [ -f "$tap" ]; then
+	echo
+	cat "$tap"
+	echo
+	plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$tap")
+	[ -n "$plan" ] && planned=${plan#1..}
+	passed=$(grep -E '^ok ' "$tap" | grep -cvE '^ok [0-9]+ .*# [Ss][Kk][Ii][Pp]')
+	skipped=$(grep -cE '^ok [0-9]+ .*# [Ss][Kk][Ii][Pp]' "$tap")
+	failed=$(grep -cE '^not ok ' "$tap")
+fi
+ran=$((passed + failed + skipped))
+if [ "$planned" -lt 0 ]; then
+	problems+=("no TAP plan in $tap")
+	failed=$((failed + 1))
+elif [ "$ran" -ne "$planned" ]; then
+	problems+=("TAP plan says $planned tests, $ran reported")
+	failed=$((failed + 1))
+elif [ ${#problems[@]} -gt 0 ]; then
+	# The tests all reported, but the machine did not shut down cleanly.
+	failed=$((failed + 1))
+fi
+
+# Kernel splats.  Both logs are scanned: dmesg.log is missing if UML died.
+splat='Oops|BUG:|WARNING:|Kernel panic|general protection fault'
+splat+='|Unable to handle kernel|possible circular locking'
+splat+='|possible recursive locking|inconsistent lock state'
+splat+='|suspicious RCU|KASAN|UBSAN:|INFO: task .* blocked'
+splat+='|rcu_sched self-detected stall|soft lockup|hard LOCKUP'
+splat+='|Attempted to kill init'
+found=
+for log in "$out/dmesg.log" "$out/console.log"; do
+	[ -f "$log" ] || continue
+	if grep -qaE "$splat" "$log"; then
+		found=$log
+		break
+	fi
+done
+if [ -n "$found" ]; then
+	problems+=("kernel splat in $found")
+	failed=$((failed + 1))
+	echo "---- kernel splat report ($found) ----"
+	grep -naE -B2 -A30 -m5 "$splat" "$found" | head -n 200
+	echo "---- end of report ----"
+fi
+
+if [ ! -f "$tap" ] || [ "$rc" -ne 0 ]; then
+	echo "---- last lines of $out/console.log ----"
+	tail -n 40 "$out/console.log" 2>/dev/null
+	echo "----"
+fi
+
+echo "$passed $failed $skipped" > "$counts"
+for p in "${problems[@]}"; do
+	echo "$me: $p" >&2
+done
+echo "selftests: $passed passed, $failed failed, $skipped skipped" \
+	"(UML ran ${elapsed}s; logs in $out)"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for selftests/*.bats; a suite starts with `load lib`.  Every
+# helper is prefixed st_.  Workloads are started in the test's own shell
+# (never under `run`), so that st_stop can collect their exit status, and
+# a suite's teardown calls st_cleanup to kill whatever is still running.
+#
+# shellcheck disable=SC2034 # the variables set here are for the suites
+
+ST_DIR=${ST_DIR:-$(cd "$BATS_TEST_DIRNAME" && pwd)}
+ST_BIN=${ST_BIN:-$ST_DIR/bin}
+ST_PIDS=()
+
+# These tests write to /sys: refuse to run anywhere but in the UML machine
+# that scripts/run-selftests.sh boots, with its own sysfs mounted.
+if [ "$(uname -m)" != um ] || [ "$(stat -f -c %T /sys 2>/dev/null)" != sysfs ]; then
+	echo "lib.bash: not inside the selftest UML machine, refusing to run" >&2
+	return 1
+fi
+
+# st_require_root: skip unless running as root.
+st_require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+}
+
+# st_require_path PATH [REASON]: skip unless PATH exists.
+st_require_path() {
+	[ -e "$1" ] || skip "${2:-$1 does not exist}"
+}
+
+# st_require_fs TYPE: skip unless this kernel knows the filesystem TYPE.
+st_require_fs() {
+	grep -qw "$1" /proc/filesystems || skip "no $1 in this kernel"
+}
+
+# st_wait_for SECONDS COMMAND...: poll COMMAND every 0.1 s until it
+# succeeds (return 0) or SECONDS pass (return 1).
+st_wait_for() {
+	local tries=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# st_gone PID: the process has exited (it may be a zombie not yet waited).
+st_gone() {
+	local state
+	state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null) || true
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+
+# st_start NAME ARGS...: start bin/NAME in the background and wait (up to
+# ST_START_TIMEOUT seconds, default 60) for the first line it prints.
+# Sets ST_PID, ST_LINE (that line) and ST_OUT (the file with its output).
+st_start() {
+	local name=$1
+	shift
+	[ -x "$ST_BIN/$name" ] || { echo "$ST_BIN/$name is not built (make -C selftests)"; return 1; }
+	ST_OUT=$(mktemp "$BATS_TEST_TMPDIR/$name.XXXXXX")
+	# fd 3 is bats' own; a background job holding it would hang bats.
+	"$ST_BIN/$name" "$@" > "$ST_OUT" 2>&1 3>&- &
+	ST_PID=$!
+	ST_PIDS+=("$ST_PID")
+	st_wait_for "${ST_START_TIMEOUT:-60}" st__started "$ST_PID" "$ST_OUT" || {
+		echo "$name did not start in time"
+		return 1
+	}
+	ST_LINE=$(head -n 1 "$ST_OUT")
+	if [ "${ST_LINE%% *}" != "$ST_PID" ]; then
+		echo "$name failed to start: $(cat "$ST_OUT")"
+		return 1
+	fi
+}
+
+st__started() {
+	[ "$(wc -l < "$2")" -ge 1 ] || st_gone "$1"
+}
+
+# st_start_hotcold [-t S] [-i US] HOT_MIB COLD_MIB: st_start hotcold, and
+# set HOT_START HOT_END COLD_START COLD_END (decimal, ends exclusive).
+st_start_hotcold() {
+	local pid
+	st_start hotcold "$@" || return 1
+	read -r pid HOT_START HOT_END COLD_START COLD_END <<< "$ST_LINE"
+	[ "$pid" = "$ST_PID" ] && [ -n "$COLD_END" ]
+}
+
+# st_stop PID [SIGNAL [SECONDS]]: send SIGNAL (default TERM), wait up to
+# SECONDS (default 60) for the process to exit and put its exit status in
+# ST_STATUS.  Returns 1 if it did not exit in time.
+st_stop() {
+	local pid=$1 sig=${2:-TERM} secs=${3:-60} p keep=()
+	kill -s "$sig" "$pid" 2>/dev/null || true
+	st_wait_for "$secs" st_gone "$pid" || { echo "pid $pid ignored SIG$sig"; return 1; }
+	ST_STATUS=0
+	wait "$pid" || ST_STATUS=$?
+	for p in "${ST_PIDS[@]}"; do
+		[ "$p" = "$pid" ] || keep+=("$p")
+	done
+	ST_PIDS=("${keep[@]}")
+}
+
+# st_cleanup: kill every workload that st_start started and is still there.
+st_cleanup() {
+	local pid
+	for pid in "${ST_PIDS[@]}"; do
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	ST_PIDS=()
+}
+
+# st_rss_kib PID: the resident set size of PID in KiB.
+st_rss_kib() {
+	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$1/status"
+}
+
+# st_mount_type DIR: the filesystem type mounted at DIR ("" if none).
+st_mount_type() {
+	awk -v d="$1" '$2 == d { t = $3 } END { print t }' /proc/self/mounts
+}

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the selftest UML machine; scripts/run-selftests.sh boots UML with
+# init=<this file>.  The root filesystem is the host's, over hostfs, so until
+# proc and sysfs are mounted here /proc and /sys are the HOST's: nothing may
+# be written below them before the mounts are verified.
+#
+# Settings arrive as environment variables from the kernel command line:
+#   ST_OUTDIR        results directory (a host path, written through hostfs)
+#   ST_SUITES        comma-separated .bats files (default: selftests/*.bats)
+#   ST_FILTER        bats --filter regex (no white space), optional
+#   ST_TEST_TIMEOUT  seconds one test may take (default 300)
+#
+# Writes ST_OUTDIR/results.tap (bats' TAP), ST_OUTDIR/dmesg.log and, last,
+# ST_OUTDIR/init.rc (the exit status of bats), then powers the machine off.
+# PID 1 must never exit: that would panic the kernel.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp TMPDIR=/tmp TERM=dumb LC_ALL=C
+unset LANG LANGUAGE
+
+ST_DIR=$(cd "$(dirname "$0")" && pwd)
+export ST_DIR ST_BIN=$ST_DIR/bin ST_OUTDIR=${ST_OUTDIR:-}
+
+say() { echo "uml-init: $*"; }
+
+# Power the machine off; never returns.  /proc/sysrq-trigger is used only
+# once /proc is known to be this kernel's procfs; the fallback calls
+# reboot(2) itself, which is always this kernel's.
+power_off() {
+	sync
+	if [ "$(stat -f -c %T /proc 2>/dev/null)" = proc ]; then
+		echo o > /proc/sysrq-trigger 2>/dev/null && sleep 30
+	fi
+	say "sysrq power-off did not work, calling reboot(2)"
+	perl -MConfig -e '
+		my $nr = $Config{archname} =~ /^x86_64/ ? 169 : 88;
+		syscall($nr, 0xfee1dead, 672274793, 0x4321fedc, 0);
+		die "reboot: $!\n";'
+	while :; do sleep 3600; done
+}
+
+fatal() {
+	say "FATAL: $*"
+	power_off
+}
+
+# The type of what is mounted at $1, from this kernel's mount table.
+mount_type() {
+	local mnt type rest found=
+	while read -r _ mnt type rest; do
+		[ "$mnt" = "$1" ] && found=$type
+	done < /proc/self/mounts
+	echo "$found"
+}
+
+# mount_fs TYPE DIR [OPTIONS]: mount unless DIR already has TYPE, verify.
+mount_fs() {
+	local type=$1 dir=$2 opts=${3:-}
+	[ "$(mount_type "$dir")" = "$type" ] && return 0
+	mount -n -t "$type" ${opts:+-o "$opts"} "$type" "$dir" || return 1
+	[ "$(mount_type "$dir")" = "$type" ]
+}
+
+have_fs() { grep -qw "$1" /proc/filesystems; }
+
+say "started, $(date -u +%FT%TZ)"
+
+# procfs first: everything below relies on it being ours.
+if [ "$(stat -f -c %T /proc 2>/dev/null)" != proc ]; then
+	mount -n -t proc proc /proc
+fi
+[ "$(stat -f -c %T /proc 2>/dev/null)" = proc ] || fatal "cannot mount /proc"
+mount_fs sysfs /sys || fatal "cannot mount /sys"
+if [ "$(mount_type /dev)" != devtmpfs ]; then
+	mount_fs devtmpfs /dev || fatal "cannot mount /dev"
+fi
+mkdir -p /dev/shm
+mount_fs tmpfs /dev/shm mode=1777 || fatal "cannot mount /dev/shm"
+# Private scratch space: without these, writes would land on the host.
+for d in /tmp /var/tmp /run; do
+	[ -d "$d" ] || continue
+	mount_fs tmpfs "$d" mode=1777 || fatal "cannot mount tmpfs on $d"
+done
+if have_fs configfs; then
+	mount_fs configfs /sys/kernel/config || fatal "cannot mount configfs"
+else
+	say "no configfs in this kernel"
+fi
+if have_fs debugfs && [ -d /sys/kernel/debug ]; then
+	mount_fs debugfs /sys/kernel/debug || say "cannot mount debugfs"
+fi
+if have_fs tracefs && [ -d /sys/kernel/tracing ]; then
+	mount_fs tracefs /sys/kernel/tracing || say "cannot mount tracefs"
+fi
+echo 1 > /proc/sys/kernel/sysrq
+
+{ [ -n "$ST_OUTDIR" ] && [ -d "$ST_OUTDIR" ] && [ -w "$ST_OUTDIR" ]; } ||
+	fatal "ST_OUTDIR '$ST_OUTDIR' is not a writable directory"
+
+suites=()
+if [ -n "${ST_SUITES:-}" ]; then
+	IFS=, read -r -a suites <<< "$ST_SUITES"
+else
+	suites=("$ST_DIR"/*.bats)
+fi
+opts=(--formatter tap)
+[ -n "${ST_FILTER:-}" ] && opts+=(--filter "$ST_FILTER")
+export BATS_TEST_TIMEOUT=${ST_TEST_TIMEOUT:-300}
+
+say "running ${#suites[@]} suite(s) as $(id -un) on $(uname -r) $(uname -m)"
+cd "$ST_DIR" || fatal "cannot cd to $ST_DIR"
+start=$(date +%s)
+bats "${opts[@]}" "${suites[@]}" > "$ST_OUTDIR/results.tap" < /dev/null
+rc=$?
+say "bats exited $rc after $(( $(date +%s) - start ))s"
+
+dmesg > "$ST_OUTDIR/dmesg.log" 2>&1 || say "dmesg failed"
+echo "$rc" > "$ST_OUTDIR/init.rc"
+cd / && power_off
