@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) "damon: " fmt
 
 #include <linux/init.h>
+#include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -131,6 +132,7 @@ struct damon_ctx *damon_new_ctx(void)
 	ctx->ops.id = NR_DAMON_OPS;	/* none selected yet */
 	INIT_LIST_HEAD(&ctx->targets);
 	mutex_init(&ctx->kdamond_lock);
+	init_completion(&ctx->kdamond_started);
 	return ctx;
 }
 

@@ -89,6 +89,7 @@ static int kdamond_fn(void *data)
 	unsigned int max_nr_accesses;
 	int err;
 
+	complete(&ctx->kdamond_started);
 	err = ctx->ops.init(ctx);
 	if (!err && ctx->cb.before_start)
 		err = ctx->cb.before_start(ctx);
@@ -190,7 +191,9 @@ int damon_start(struct damon_ctx *ctx, const char *name)
 	}
 	get_task_struct(tsk);
 	ctx->kdamond = tsk;
+	reinit_completion(&ctx->kdamond_started);
 	wake_up_process(tsk);
+	wait_for_completion(&ctx->kdamond_started);
 out:
 	mutex_unlock(&ctx->kdamond_lock);
 	return err;

@@ -13,6 +13,7 @@
  * kdamond, or a test): no locks, no page tables.
  */
 
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
 

@@ -15,7 +15,6 @@
 
 #define pr_fmt(fmt) "damon-va: " fmt
 
-#include <linux/huge_mm.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>

@@ -47,19 +47,24 @@ fi
 
 [ "${LINK_DAMON:-1}" = 1 ] || exit 0
 
-# mm/damon: one link per file of kernel/, plus tests -> kunit/.
+# mm/damon: one link per file of kernel/, and mm/damon/tests: one link per
+# file of kunit/.  Real directories of links (not a link to a directory), so
+# that "../internal.h" in a test resolves inside the tree.
 dir=$tree/mm/damon
 if [ ! -f "$dir/.ours" ]; then
 	rm -rf "$dir"
-	mkdir -p "$dir"
+	mkdir -p "$dir/tests"
 	touch "$dir/.ours"
 fi
-find "$dir" -maxdepth 1 -type l ! -exec test -e {} \; -delete
-for f in "$top"/kernel/*; do
-	case $(basename "$f") in include) continue ;; esac
-	ln -sfn "$f" "$dir/$(basename "$f")"
-done
-ln -sfn "$top/kunit" "$dir/tests"
+link_files() {	# SRC_DIR DEST_DIR
+	find "$2" -maxdepth 1 -type l ! -exec test -e {} \; -delete
+	for f in "$1"/* "$1"/.kunitconfig; do
+		[ -f "$f" ] && ln -sfn "$f" "$2/$(basename "$f")"
+	done
+	return 0
+}
+link_files "$top/kernel" "$dir"
+link_files "$top/kunit" "$dir/tests"
 
 # Our headers replace upstream's.
 ln -sfn "$top/kernel/include/damon.h" "$tree/include/linux/damon.h"

@@ -16,6 +16,11 @@
 # splat counts as one more failure, and so does a run without a complete
 # TAP plan (UML crashed, hung or was killed).  Exits non-zero on any failure.
 #
+#   run-selftests.sh --check-log LOG...
+#
+# only scans the given kernel logs for splats, prints what it finds and
+# exits 1 if there is any (to check the scan itself, or an old run's logs).
+#
 # Environment: ST_TIMEOUT (seconds for the whole run, default 1200),
 # ST_TEST_TIMEOUT (seconds per test, default 300), ST_FILTER (bats --filter
 # regex without white space), ST_MEM (UML memory, default 1G), ST_VERBOSE=1
@@ -26,6 +31,42 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 me=$(basename "$0")
 
 die() { echo "$me: $*" >&2; exit 2; }
+
+# What a kernel splat looks like.  PRINTK_TIME prefixes do not matter.
+splat='Oops|BUG:|WARNING:|Kernel panic|general protection fault'
+splat+='|Unable to handle kernel|possible circular locking'
+splat+='|possible recursive locking|inconsistent lock state'
+splat+='|suspicious RCU|KASAN|UBSAN:|INFO: task .* blocked'
+splat+='|rcu_sched self-detected stall|soft lockup|hard LOCKUP'
+splat+='|Attempted to kill init'
+
+# scan_logs LOG...: print a report of the splats in the first LOG that
+# has any (the console repeats the kernel log); set found to its name.
+scan_logs() {
+	local log
+	found=
+	for log in "$@"; do
+		[ -f "$log" ] || continue
+		grep -qaE "$splat" "$log" || continue
+		echo "---- kernel splat report ($log) ----"
+		grep -naE -B2 -A30 -m5 "$splat" "$log" | head -n 200
+		echo "---- end of report ----"
+		found=$log
+		return
+	done
+}
+
+if [ "${1:-}" = --check-log ]; then
+	shift
+	[ $# -gt 0 ] || die "usage: $me --check-log LOG..."
+	for log in "$@"; do
+		[ -f "$log" ] || die "$log: no such file"
+	done
+	scan_logs "$@"
+	[ -z "$found" ] || { echo "$me: kernel splat in $found" >&2; exit 1; }
+	echo "$me: no kernel splat in $*"
+	exit 0
+fi
 
 [ $# -ge 2 ] || die "usage: $me UML_BINARY OUTDIR [SUITE...]"
 uml=$1 out=$2
@@ -55,6 +96,9 @@ for s in "$@"; do
 done
 [ $# -gt 0 ] || suites=("$top"/selftests/*.bats)
 [ -e "${suites[0]}" ] || die "no suites in $top/selftests"
+case "${suites[*]}" in
+*,*) die "suite paths must not contain commas" ;;
+esac
 
 # The workloads are host binaries; build them here, not inside UML.
 make -s -C "$top/selftests" || die "building the selftest workloads failed"
@@ -87,6 +131,7 @@ args=(
 )
 [ -n "${ST_FILTER:-}" ] && args+=(ST_FILTER="$ST_FILTER")
 
+ulimit -c 0  # a crashing UML aborts(); no core files in the work tree
 echo "  UML     $uml (${#suites[@]} suite(s), timeout ${timeout}s)"
 start=$SECONDS
 # timeout(1) runs UML in a process group of its own and signals the whole
@@ -107,7 +152,9 @@ case $rc in
 124|137) problems+=("UML did not finish within ${timeout}s and was killed") ;;
 *) problems+=("UML exited with status $rc") ;;
 esac
-[ -f "$out/init.rc" ] || problems+=("uml-init.sh did not finish")
+bats_rc=
+[ -f "$out/init.rc" ] && read -r bats_rc < "$out/init.rc"
+[ -n "$bats_rc" ] || problems+=("uml-init.sh did not finish")
 
 # Count the TAP.  bats prints "ok N name # skip reason" for skipped tests.
 tap=$out/results.tap
@@ -123,6 +170,7 @@ if [ -f "$tap" ]; then
 	failed=$(grep -cE '^not ok ' "$tap")
 fi
 ran=$((passed + failed + skipped))
+complete=0
 if [ "$planned" -lt 0 ]; then
 	problems+=("no TAP plan in $tap")
 	failed=$((failed + 1))
@@ -132,32 +180,22 @@ elif [ "$ran" -ne "$planned" ]; then
 elif [ ${#problems[@]} -gt 0 ]; then
 	# The tests all reported, but the machine did not shut down cleanly.
 	failed=$((failed + 1))
+else
+	complete=1
+	if [ "$bats_rc" != 0 ] && [ "$failed" -eq 0 ]; then
+		problems+=("bats exited with status $bats_rc but no test failed")
+		failed=$((failed + 1))
+	fi
 fi
 
 # Kernel splats.  Both logs are scanned: dmesg.log is missing if UML died.
-splat='Oops|BUG:|WARNING:|Kernel panic|general protection fault'
-splat+='|Unable to handle kernel|possible circular locking'
-splat+='|possible recursive locking|inconsistent lock state'
-splat+='|suspicious RCU|KASAN|UBSAN:|INFO: task .* blocked'
-splat+='|rcu_sched self-detected stall|soft lockup|hard LOCKUP'
-splat+='|Attempted to kill init'
-found=
-for log in "$out/dmesg.log" "$out/console.log"; do
-	[ -f "$log" ] || continue
-	if grep -qaE "$splat" "$log"; then
-		found=$log
-		break
-	fi
-done
+scan_logs "$out/dmesg.log" "$out/console.log"
 if [ -n "$found" ]; then
 	problems+=("kernel splat in $found")
 	failed=$((failed + 1))
-	echo "---- kernel splat report ($found) ----"
-	grep -naE -B2 -A30 -m5 "$splat" "$found" | head -n 200
-	echo "---- end of report ----"
 fi
 
-if [ ! -f "$tap" ] || [ "$rc" -ne 0 ]; then
+if [ "$complete" = 0 ]; then
 	echo "---- last lines of $out/console.log ----"
 	tail -n 40 "$out/console.log" 2>/dev/null
 	echo "----"

@@ -22,6 +22,7 @@
 #ifndef _LINUX_DAMON_H
 #define _LINUX_DAMON_H
 
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -181,6 +182,9 @@ struct damon_attrs {
  * @kdamond:		the monitoring thread (a task reference is held),
  *			or NULL when not started.
  * @kdamond_done:	set by the kdamond when it finished on its own.
+ * @kdamond_started:	completed when the kdamond begins to run, so that a
+ *			started kdamond always runs its callbacks, even when
+ *			stopped at once.
  *
  * The remaining members are the kdamond's private bookkeeping.
  */
@@ -194,6 +198,7 @@ struct damon_ctx {
 	struct mutex kdamond_lock;
 	struct task_struct *kdamond;
 	bool kdamond_done;
+	struct completion kdamond_started;
 
 	/* kdamond bookkeeping, in units of sampling intervals */
 	unsigned long passed_samples;
