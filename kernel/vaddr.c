@@ -335,17 +335,17 @@ static int damon_va_init(struct damon_ctx *ctx)
 	damon_for_each_target(t, ctx) {
 		if (t->nr_regions)
 			continue;	/* the user gave the regions */
-		err = damon_va_three_regions(t, regions);
-		if (!err)
-			err = damon_va_init_target_regions(t, regions,
-					ctx->attrs.min_nr_regions);
-		if (err == -ESRCH)
-			continue;	/* exited; it just won't be monitored */
-		if (err) {
-			pr_warn_ratelimited("cannot build initial regions (%d)\n",
-					    err);
+		/*
+		 * An exited process, or one with too few mappings for three
+		 * regions yet, starts without regions; the update step keeps
+		 * looking for them.
+		 */
+		if (damon_va_three_regions(t, regions))
+			continue;
+		err = damon_va_init_target_regions(t, regions,
+						   ctx->attrs.min_nr_regions);
+		if (err)
 			return err;
-		}
 	}
 	return 0;
 }

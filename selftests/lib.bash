@@ -11,9 +11,17 @@ ST_DIR=${ST_DIR:-$(cd "$BATS_TEST_DIRNAME" && pwd)}
 ST_BIN=${ST_BIN:-$ST_DIR/bin}
 ST_PIDS=()
 
+# st_in_uml: this is a UML kernel (whose uname -m is the host's machine;
+# /proc/cpuinfo tells) with its own procfs and sysfs mounted.
+st_in_uml() {
+	[ "$(stat -f -c %T /proc 2>/dev/null)" = proc ] &&
+		grep -q '^vendor_id.*User Mode Linux' /proc/cpuinfo &&
+		[ "$(stat -f -c %T /sys 2>/dev/null)" = sysfs ]
+}
+
 # These tests write to /sys: refuse to run anywhere but in the UML machine
-# that scripts/run-selftests.sh boots, with its own sysfs mounted.
-if [ "$(uname -m)" != um ] || [ "$(stat -f -c %T /sys 2>/dev/null)" != sysfs ]; then
+# that scripts/run-selftests.sh boots.
+if ! st_in_uml; then
 	echo "lib.bash: not inside the selftest UML machine, refusing to run" >&2
 	return 1
 fi

@@ -10,7 +10,7 @@
 #   ST_OUTDIR        results directory (a host path, written through hostfs)
 #   ST_SUITES        comma-separated .bats files (default: selftests/*.bats)
 #   ST_FILTER        bats --filter regex (no white space), optional
-#   ST_TEST_TIMEOUT  seconds one test may take (default 300)
+#   ST_TEST_TIMEOUT  seconds one test may take (default 300, 0: no limit)
 #
 # Writes ST_OUTDIR/results.tap (bats' TAP), ST_OUTDIR/dmesg.log and, last,
 # ST_OUTDIR/init.rc (the exit status of bats), then powers the machine off.
@@ -76,12 +76,49 @@ mount_fs sysfs /sys || fatal "cannot mount /sys"
 if [ "$(mount_type /dev)" != devtmpfs ]; then
 	mount_fs devtmpfs /dev || fatal "cannot mount /dev"
 fi
+# devtmpfs lacks the links udev would make; bash's <(...) needs /dev/fd.
+for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 \
+	 stderr:/proc/self/fd/2; do
+	[ -e "/dev/${l%%:*}" ] || ln -s "${l#*:}" "/dev/${l%%:*}"
+done
 mkdir -p /dev/shm
 mount_fs tmpfs /dev/shm mode=1777 || fatal "cannot mount /dev/shm"
+
 # Private scratch space: without these, writes would land on the host.
+# The work tree and ST_OUTDIR may lie below them (a clone in /tmp, say):
+# such host paths are bind-mounted aside first and moved back on top of
+# the tmpfs, so that they stay visible at the same paths.
+{ [ -n "$ST_OUTDIR" ] && [ -d "$ST_OUTDIR" ]; } ||
+	fatal "ST_OUTDIR '$ST_OUTDIR' is not a directory"
+IFS=, read -r -a suites <<< "${ST_SUITES:-}"
+keep=()
+for p in "$(dirname "$ST_DIR")" "$ST_OUTDIR" "${suites[@]%/*}"; do
+	p=$(readlink -f "$p")
+	for k in "${keep[@]}"; do
+		case $p/ in "$k"/*) continue 2 ;; esac
+	done
+	keep+=("$p")
+done
+held=0
 for d in /tmp /var/tmp /run; do
-	[ -d "$d" ] || continue
+	{ [ -d "$d" ] && [ ! -L "$d" ]; } || continue
+	[ "$(mount_type "$d")" = tmpfs ] && continue
+	moves=()
+	for k in "${keep[@]}"; do
+		[ "$k" != "$d" ] || fatal "$k cannot be hidden under a tmpfs"
+		case $k in "$d"/*) ;; *) continue ;; esac
+		held=$((held + 1))
+		{ mkdir -p "/dev/.st-hold/$held" &&
+			mount -n --bind "$k" "/dev/.st-hold/$held"; } ||
+			fatal "cannot bind-mount $k"
+		moves+=("$held:$k")
+	done
 	mount_fs tmpfs "$d" mode=1777 || fatal "cannot mount tmpfs on $d"
+	for m in "${moves[@]}"; do
+		{ mkdir -p "${m#*:}" &&
+			mount -n --move "/dev/.st-hold/${m%%:*}" "${m#*:}"; } ||
+			fatal "cannot move ${m#*:} back into place"
+	done
 done
 if have_fs configfs; then
 	mount_fs configfs /sys/kernel/config || fatal "cannot mount configfs"
@@ -94,20 +131,17 @@ fi
 if have_fs tracefs && [ -d /sys/kernel/tracing ]; then
 	mount_fs tracefs /sys/kernel/tracing || say "cannot mount tracefs"
 fi
-echo 1 > /proc/sys/kernel/sysrq
+[ -w /proc/sys/kernel/sysrq ] && echo 1 > /proc/sys/kernel/sysrq
 
-{ [ -n "$ST_OUTDIR" ] && [ -d "$ST_OUTDIR" ] && [ -w "$ST_OUTDIR" ]; } ||
-	fatal "ST_OUTDIR '$ST_OUTDIR' is not a writable directory"
+[ -w "$ST_OUTDIR" ] || fatal "ST_OUTDIR '$ST_OUTDIR' is not writable"
 
-suites=()
-if [ -n "${ST_SUITES:-}" ]; then
-	IFS=, read -r -a suites <<< "$ST_SUITES"
-else
-	suites=("$ST_DIR"/*.bats)
-fi
-opts=(--formatter tap)
+[ ${#suites[@]} -gt 0 ] || suites=("$ST_DIR"/*.bats)
+opts=(--formatter tap --timing)
 [ -n "${ST_FILTER:-}" ] && opts+=(--filter "$ST_FILTER")
-export BATS_TEST_TIMEOUT=${ST_TEST_TIMEOUT:-300}
+# Per-test watchdog; ST_TEST_TIMEOUT=0 turns it off.
+if [ "${ST_TEST_TIMEOUT:-300}" != 0 ]; then
+	export BATS_TEST_TIMEOUT=${ST_TEST_TIMEOUT:-300}
+fi
 
 say "running ${#suites[@]} suite(s) as $(id -un) on $(uname -r) $(uname -m)"
 cd "$ST_DIR" || fatal "cannot cd to $ST_DIR"

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running what the configfs tree describes: on, off, commit and snapshots.
+ *
+ * Both "on" and "commit" first turn the staged tree into a plan: a checked,
+ * self-contained copy (attributes, and per target its process and sorted
+ * page-aligned ranges).  "on" applies the plan to a new damon_ctx and
+ * starts it; "commit" hands the plan to the running kdamond, which applies
+ * it at its next aggregation boundary, the one point where nothing else
+ * looks at the context.  A plan is checked completely before anything is
+ * changed, so a refused on or commit leaves everything as it was.
+ *
+ * While on, every item of the running setup is pinned with
+ * configfs_depend_item_unlocked(): configfs itself then refuses to remove
+ * it (EBUSY), so the kdamond may point at targets' snapshot slots.
+ */
+
+#define pr_fmt(fmt) "damon-configfs: " fmt
+
+#include <linux/kthread.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "configfs.h"
+
+struct damon_cfs_plan_target {
+	struct damon_cfs_target *ct;
+	struct pid *pid;
+	unsigned int nr_ranges;
+	struct damon_addr_range *ranges;
+};
+
+struct damon_cfs_plan {
+	struct kref kref;
+	struct completion applied;
+	int err;
+	enum damon_ops_id ops_id;
+	struct damon_attrs attrs;
+	unsigned int nr_targets;
+	struct damon_cfs_plan_target *targets;
+};
+
+#define damon_cfs_for_each_child(item, group) \
+	list_for_each_entry(item, &(group)->cg_children, ci_entry)
+
+static const char *damon_cfs_name(struct damon_cfs_ctx *cctx)
+{
+	return config_item_name(&cctx->group.cg_item);
+}
+
+static struct mutex *damon_cfs_su_mutex(struct damon_cfs_ctx *cctx)
+{
+	return &cctx->group.cg_subsys->su_mutex;
+}
+
+/* ------------------------------------------------------------ plans */
+
+static void damon_cfs_plan_release(struct kref *kref)
+{
+	struct damon_cfs_plan *plan = container_of(kref, struct damon_cfs_plan,
+						   kref);
+	unsigned int i;
+
+	for (i = 0; i < plan->nr_targets; i++) {
+		put_pid(plan->targets[i].pid);
+		kfree(plan->targets[i].ranges);
+	}
+	kfree(plan->targets);
+	kfree(plan);
+}
+
+static void damon_cfs_plan_put(struct damon_cfs_plan *plan)
+{
+	kref_put(&plan->kref, damon_cfs_plan_release);
+}
+
+static int damon_cfs_cmp_range(const void *a, const void *b)
+{
+	const struct damon_addr_range *l = a, *r = b;
+
+	return l->start < r->start ? -1 : l->start > r->start;
+}
+
+/* Collect, round out, sort and check the regions of one target. */
+static int damon_cfs_plan_ranges(struct damon_cfs_ctx *cctx,
+				 struct damon_cfs_target *ct,
+				 struct damon_cfs_plan_target *pt)
+{
+	const char *tname = config_item_name(&ct->group.cg_item);
+	struct damon_cfs_region *cr;
+	struct config_item *item;
+	unsigned int nr = 0, i;
+
+	damon_cfs_for_each_child(item, &ct->regions_group)
+		nr++;
+	if (!nr)
+		return 0;
+	pt->ranges = kcalloc(nr, sizeof(*pt->ranges), GFP_KERNEL);
+	if (!pt->ranges)
+		return -ENOMEM;
+
+	damon_cfs_for_each_child(item, &ct->regions_group) {
+		cr = to_damon_cfs_region(item);
+		if (cr->start >= cr->end ||
+		    cr->end > ALIGN_DOWN(ULONG_MAX, PAGE_SIZE)) {
+			pr_info_ratelimited("%s: target %s: region %s: need start < end\n",
+					    damon_cfs_name(cctx), tname,
+					    config_item_name(item));
+			return -EINVAL;
+		}
+		pt->ranges[pt->nr_ranges].start = ALIGN_DOWN(cr->start,
+							     PAGE_SIZE);
+		pt->ranges[pt->nr_ranges].end = ALIGN(cr->end, PAGE_SIZE);
+		pt->nr_ranges++;
+	}
+	sort(pt->ranges, nr, sizeof(*pt->ranges), damon_cfs_cmp_range, NULL);
+	for (i = 1; i < nr; i++) {
+		if (pt->ranges[i].start < pt->ranges[i - 1].end) {
+			pr_info_ratelimited("%s: target %s: regions overlap\n",
+					    damon_cfs_name(cctx), tname);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Check the staged setup of @cctx and copy it into a plan.  Needs su_mutex
+ * (the lists of children) and cctx->lock (the staged values).
+ */
+static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
+{
+	const char *name = damon_cfs_name(cctx);
+	struct damon_cfs_plan_target *pt;
+	struct damon_cfs_plan *plan;
+	struct damon_cfs_target *ct;
+	struct config_item *item;
+	unsigned int nr = 0, nr_ranges = 0;
+	int err;
+
+	lockdep_assert_held(damon_cfs_su_mutex(cctx));
+	lockdep_assert_held(&cctx->lock);
+
+	if (damon_validate_attrs(&cctx->attrs)) {
+		pr_info_ratelimited("%s: need 0 < sample_us <= aggr_us <= update_us, aggr_us / sample_us < 2^32 and min_nr_regions <= max_nr_regions\n",
+				    name);
+		return ERR_PTR(-EINVAL);
+	}
+	damon_cfs_for_each_child(item, &cctx->targets_group)
+		nr++;
+	if (!nr) {
+		pr_info_ratelimited("%s: no targets\n", name);
+		return ERR_PTR(-EINVAL);
+	}
+
+	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
+	if (!plan)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&plan->kref);
+	init_completion(&plan->applied);
+	plan->ops_id = cctx->ops_id;
+	plan->attrs = cctx->attrs;
+	plan->targets = kcalloc(nr, sizeof(*plan->targets), GFP_KERNEL);
+	if (!plan->targets) {
+		err = -ENOMEM;
+		goto fail;
+	}
+
+	damon_cfs_for_each_child(item, &cctx->targets_group) {
+		ct = to_damon_cfs_target(item);
+		pt = &plan->targets[plan->nr_targets++];
+		pt->ct = ct;
+		if (!ct->pid) {
+			pr_info_ratelimited("%s: target %s has no pid\n",
+					    name, config_item_name(item));
+			err = -EINVAL;
+			goto fail;
+		}
+		if (!pid_has_task(ct->pid, PIDTYPE_PID)) {
+			pr_info_ratelimited("%s: target %s: process %d has exited\n",
+					    name, config_item_name(item),
+					    pid_vnr(ct->pid));
+			err = -ESRCH;
+			goto fail;
+		}
+		pt->pid = get_pid(ct->pid);
+		err = damon_cfs_plan_ranges(cctx, ct, pt);
+		if (err)
+			goto fail;
+		if (!pt->nr_ranges && plan->ops_id == DAMON_OPS_FVADDR) {
+			pr_info_ratelimited("%s: target %s: fvaddr needs regions\n",
+					    name, config_item_name(item));
+			err = -EINVAL;
+			goto fail;
+		}
+		nr_ranges += pt->nr_ranges;
+	}
+	if (nr_ranges > plan->attrs.max_nr_regions) {
+		pr_info_ratelimited("%s: more regions than max_nr_regions\n",
+				    name);
+		err = -EINVAL;
+		goto fail;
+	}
+	return plan;
+fail:
+	damon_cfs_plan_put(plan);
+	return ERR_PTR(err);
+}
+
+static struct damon_target *damon_cfs_find_target(struct damon_ctx *ctx,
+						  struct damon_cfs_target *ct)
+{
+	struct damon_target *t;
+
+	damon_for_each_target(t, ctx)
+		if (t->priv == ct)
+			return t;
+	return NULL;
+}
+
+/*
+ * Make @ctx what @plan says.  Targets already monitored keep their regions
+ * and records; user ranges are fitted in with damon_set_regions(), which
+ * keeps the records of what overlaps.  Runs on a context no kdamond runs
+ * yet, or in the kdamond itself.
+ */
+static int damon_cfs_apply_plan(struct damon_ctx *ctx,
+				struct damon_cfs_plan *plan)
+{
+	struct damon_cfs_plan_target *pt;
+	struct damon_target *t;
+	unsigned int i;
+	int err;
+
+	err = damon_set_attrs(ctx, &plan->attrs);
+	if (err)
+		return err;
+	for (i = 0; i < plan->nr_targets; i++) {
+		pt = &plan->targets[i];
+		t = damon_cfs_find_target(ctx, pt->ct);
+		if (!t) {
+			t = damon_new_target();
+			if (!t)
+				return -ENOMEM;
+			t->pid = get_pid(pt->pid);
+			t->priv = pt->ct;
+			damon_add_target(ctx, t);
+		}
+		if (pt->nr_ranges) {
+			err = damon_set_regions(t, pt->ranges, pt->nr_ranges);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ pins */
+
+static int damon_cfs_pin(struct damon_cfs_ctx *cctx, struct config_item *item,
+			 bool *pinned)
+{
+	struct damon_cfs_pin *pins;
+	int err;
+
+	if (*pinned)
+		return 0;
+	pins = krealloc_array(cctx->pins, cctx->nr_pins + 1, sizeof(*pins),
+			      GFP_KERNEL);
+	if (!pins)
+		return -ENOMEM;
+	cctx->pins = pins;
+	err = configfs_depend_item_unlocked(cctx->group.cg_subsys, item);
+	if (err)
+		return err;
+	pins[cctx->nr_pins++] = (struct damon_cfs_pin) { item, pinned };
+	*pinned = true;
+	return 0;
+}
+
+static void damon_cfs_unpin_all(struct damon_cfs_ctx *cctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < cctx->nr_pins; i++) {
+		configfs_undepend_item_unlocked(cctx->pins[i].item);
+		*cctx->pins[i].pinned = false;
+	}
+	kfree(cctx->pins);
+	cctx->pins = NULL;
+	cctx->nr_pins = 0;
+}
+
+/*
+ * Pin the context and everything in @plan that is not pinned yet, and
+ * record which process each target monitors from now on.
+ */
+static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
+			      struct damon_cfs_plan *plan)
+{
+	struct damon_cfs_target *ct;
+	struct config_item *item;
+	unsigned int i;
+	int err;
+
+	err = damon_cfs_pin(cctx, &cctx->group.cg_item, &cctx->pinned);
+	for (i = 0; !err && i < plan->nr_targets; i++) {
+		ct = plan->targets[i].ct;
+		if (!ct->pinned) {
+			err = damon_cfs_pin(cctx, &ct->group.cg_item,
+					    &ct->pinned);
+			if (err)
+				break;
+			put_pid(ct->live_pid);
+			ct->live_pid = get_pid(plan->targets[i].pid);
+		}
+		damon_cfs_for_each_child(item, &ct->regions_group) {
+			err = damon_cfs_pin(cctx, item,
+					    &to_damon_cfs_region(item)->pinned);
+			if (err)
+				break;
+		}
+	}
+	return err;
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+static void damon_cfs_snapshot_release(struct kref *kref)
+{
+	kvfree(container_of(kref, struct damon_cfs_snapshot, kref));
+}
+
+void damon_cfs_snapshot_put(struct damon_cfs_snapshot *snap)
+{
+	if (snap)
+		kref_put(&snap->kref, damon_cfs_snapshot_release);
+}
+
+/* In the kdamond: format @t's regions and make them the newest snapshot. */
+static void damon_cfs_publish(struct damon_target *t)
+{
+	struct damon_cfs_target *ct = t->priv;
+	struct damon_cfs_snapshot *snap, *old;
+	size_t size = (size_t)t->nr_regions * 64 + 1;
+	struct damon_region *r;
+
+	snap = kvmalloc(struct_size(snap, text, size), GFP_KERNEL);
+	if (!snap)
+		return;		/* readers keep the previous one */
+	kref_init(&snap->kref);
+	snap->len = 0;
+	damon_for_each_region(r, t)
+		snap->len += scnprintf(snap->text + snap->len,
+				       size - snap->len, "%lu %lu %u %u\n",
+				       r->start, r->end, r->nr_accesses,
+				       r->age);
+
+	spin_lock(&ct->snap_lock);
+	old = ct->snap_prev;
+	ct->snap_prev = ct->snap;
+	ct->snap = snap;
+	spin_unlock(&ct->snap_lock);
+	damon_cfs_snapshot_put(old);
+}
+
+/*
+ * configfs reads a binary attribute in two calls: one without a buffer for
+ * the size, then one to fill a buffer of that size.  Any complete snapshot
+ * of exactly that size will do, so the second call takes the newest one
+ * that fits; only two publications between the calls make it fail.
+ */
+ssize_t damon_cfs_snapshot_read(struct damon_cfs_target *ct, void *buf,
+				size_t len)
+{
+	struct damon_cfs_snapshot *snap = NULL;
+
+	spin_lock(&ct->snap_lock);
+	if (!buf) {
+		len = ct->snap ? ct->snap->len : 0;
+		spin_unlock(&ct->snap_lock);
+		return len;
+	}
+	if (ct->snap && ct->snap->len == len)
+		snap = ct->snap;
+	else if (ct->snap_prev && ct->snap_prev->len == len)
+		snap = ct->snap_prev;
+	if (snap)
+		kref_get(&snap->kref);
+	spin_unlock(&ct->snap_lock);
+
+	if (!snap)
+		return -EAGAIN;
+	memcpy(buf, snap->text, len);
+	damon_cfs_snapshot_put(snap);
+	return len;
+}
+
+void damon_cfs_target_clear_snapshots(struct damon_cfs_target *ct)
+{
+	struct damon_cfs_snapshot *snap, *prev;
+
+	spin_lock(&ct->snap_lock);
+	snap = ct->snap;
+	prev = ct->snap_prev;
+	ct->snap = ct->snap_prev = NULL;
+	spin_unlock(&ct->snap_lock);
+	damon_cfs_snapshot_put(snap);
+	damon_cfs_snapshot_put(prev);
+}
+
+/* ------------------------------------------------------------ kdamond hooks */
+
+static struct damon_cfs_plan *damon_cfs_take_plan(struct damon_cfs_ctx *cctx)
+{
+	struct damon_cfs_plan *plan;
+
+	spin_lock(&cctx->plan_lock);
+	plan = cctx->plan;
+	cctx->plan = NULL;
+	spin_unlock(&cctx->plan_lock);
+	return plan;
+}
+
+static void damon_cfs_finish_plan(struct damon_cfs_plan *plan, int err)
+{
+	plan->err = err;
+	complete(&plan->applied);
+	damon_cfs_plan_put(plan);
+}
+
+static int damon_cfs_after_aggregation(struct damon_ctx *ctx)
+{
+	struct damon_cfs_ctx *cctx = ctx->cb.data;
+	struct damon_cfs_plan *plan;
+	struct damon_target *t;
+	int err;
+
+	damon_for_each_target(t, ctx)
+		damon_cfs_publish(t);
+
+	plan = damon_cfs_take_plan(cctx);
+	if (plan) {
+		err = damon_cfs_apply_plan(ctx, plan);
+		if (!err)	/* initial regions for new targets */
+			err = ctx->ops.init(ctx);
+		damon_cfs_finish_plan(plan, err);
+	}
+	return 0;
+}
+
+static void damon_cfs_before_terminate(struct damon_ctx *ctx)
+{
+	struct damon_cfs_ctx *cctx = ctx->cb.data;
+	struct damon_cfs_plan *plan = damon_cfs_take_plan(cctx);
+
+	if (plan)
+		damon_cfs_finish_plan(plan, kthread_should_stop() ?
+				      -ECANCELED : -ESRCH);
+	/* Ended on its own: release the pins without waiting for a reader. */
+	if (!kthread_should_stop())
+		schedule_work(&cctx->reap_work);
+}
+
+/* ------------------------------------------------------------ on, off, commit */
+
+/*
+ * Whether @cctx runs.  A kdamond that finished on its own (its targets
+ * exited) is cleaned up here, so that "off" is all anybody sees of it.
+ */
+bool damon_cfs_running(struct damon_cfs_ctx *cctx)
+{
+	lockdep_assert_held(&cctx->lock);
+	if (!cctx->live)
+		return false;
+	if (damon_is_running(cctx->live))
+		return true;
+	damon_cfs_off(cctx);
+	return false;
+}
+
+void damon_cfs_reap_work(struct work_struct *work)
+{
+	struct damon_cfs_ctx *cctx = container_of(work, struct damon_cfs_ctx,
+						  reap_work);
+
+	mutex_lock(&cctx->lock);
+	damon_cfs_running(cctx);
+	mutex_unlock(&cctx->lock);
+}
+
+int damon_cfs_on(struct damon_cfs_ctx *cctx)
+{
+	struct damon_cfs_plan *plan;
+	struct config_item *item;
+	struct damon_ctx *ctx;
+	int err;
+
+	if (damon_cfs_running(cctx))
+		return 0;
+
+	plan = damon_cfs_make_plan(cctx);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+
+	ctx = damon_new_ctx();
+	if (!ctx) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = damon_select_ops(ctx, plan->ops_id);
+	if (!err)
+		err = damon_cfs_apply_plan(ctx, plan);
+	if (!err)
+		err = damon_cfs_pin_plan(cctx, plan);
+	if (err)
+		goto fail;
+
+	ctx->cb.data = cctx;
+	ctx->cb.after_aggregation = damon_cfs_after_aggregation;
+	ctx->cb.before_terminate = damon_cfs_before_terminate;
+	damon_cfs_for_each_child(item, &cctx->targets_group)
+		damon_cfs_target_clear_snapshots(to_damon_cfs_target(item));
+
+	err = damon_start(ctx, damon_cfs_name(cctx));
+	if (err) {
+		pr_info_ratelimited("%s: cannot start (%d)\n",
+				    damon_cfs_name(cctx), err);
+		goto fail;
+	}
+	cctx->live = ctx;
+	cctx->nr_aggregations = 0;
+	goto out;
+fail:
+	damon_cfs_unpin_all(cctx);
+	damon_destroy_ctx(ctx);
+out:
+	damon_cfs_plan_put(plan);
+	return err;
+}
+
+void damon_cfs_off(struct damon_cfs_ctx *cctx)
+{
+	struct damon_cfs_plan *plan;
+
+	lockdep_assert_held(&cctx->lock);
+	if (!cctx->live)
+		return;
+	damon_stop(cctx->live);
+	/* A plan handed over while the kdamond was already finishing. */
+	plan = damon_cfs_take_plan(cctx);
+	if (plan)
+		damon_cfs_finish_plan(plan, -ECANCELED);
+	cctx->nr_aggregations = cctx->live->nr_aggregations;
+	damon_destroy_ctx(cctx->live);
+	cctx->live = NULL;
+	damon_cfs_unpin_all(cctx);
+}
+
+/*
+ * Check the staged setup against the running one and hand it to the
+ * kdamond.  Returns the plan to wait for with damon_cfs_commit_wait().
+ */
+struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx)
+{
+	struct damon_cfs_plan *plan, *old;
+	struct damon_cfs_target *ct;
+	unsigned int i;
+	int err;
+
+	if (!damon_cfs_running(cctx)) {
+		pr_info_ratelimited("%s: commit needs a running context\n",
+				    damon_cfs_name(cctx));
+		return ERR_PTR(-EINVAL);
+	}
+	plan = damon_cfs_make_plan(cctx);
+	if (IS_ERR(plan))
+		return plan;
+
+	err = 0;
+	if (plan->ops_id != cctx->live->ops.id) {
+		pr_info_ratelimited("%s: operations cannot change while on\n",
+				    damon_cfs_name(cctx));
+		err = -EBUSY;
+	}
+	for (i = 0; !err && i < plan->nr_targets; i++) {
+		ct = plan->targets[i].ct;
+		if (ct->pinned && ct->live_pid != plan->targets[i].pid) {
+			pr_info_ratelimited("%s: target %s: pid cannot change while on\n",
+					    damon_cfs_name(cctx),
+					    config_item_name(&ct->group.cg_item));
+			err = -EBUSY;
+		}
+	}
+	if (!err)
+		err = damon_cfs_pin_plan(cctx, plan);
+	if (err) {
+		damon_cfs_plan_put(plan);
+		return ERR_PTR(err);
+	}
+
+	kref_get(&plan->kref);		/* the kdamond's reference */
+	spin_lock(&cctx->plan_lock);
+	old = cctx->plan;
+	cctx->plan = plan;
+	spin_unlock(&cctx->plan_lock);
+	/* An earlier commit not applied yet: this one includes it. */
+	if (old)
+		damon_cfs_finish_plan(old, 0);
+	return plan;
+}
+
+int damon_cfs_commit_wait(struct damon_cfs_plan *plan)
+{
+	int err;
+
+	err = wait_for_completion_interruptible(&plan->applied);
+	if (!err)
+		err = plan->err;
+	else
+		err = -EINTR;
+	damon_cfs_plan_put(plan);
+	return err;
+}

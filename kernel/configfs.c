@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The configfs tree of DAMON: /sys/kernel/config/damon/.
+ *
+ * This file only builds directories and turns attribute writes into staged
+ * values, each checked on its own.  What the staged values mean together,
+ * and running them, is configfs-run.c's job.  configfs-layout.md at the top
+ * of the project is the user-visible contract.
+ */
+
+#define pr_fmt(fmt) "damon-configfs: " fmt
+
+#include <linux/init.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "configfs.h"
+
+/* Root only: the files expose other processes' memory layouts. */
+#define DAMON_CFS_ATTR(_pfx, _name)				\
+static struct configfs_attribute _pfx##attr_##_name = {		\
+	.ca_name	= __stringify(_name),			\
+	.ca_mode	= 0600,					\
+	.ca_owner	= THIS_MODULE,				\
+	.show		= _pfx##_name##_show,			\
+	.store		= _pfx##_name##_store,			\
+}
+
+#define DAMON_CFS_ATTR_RO(_pfx, _name)				\
+static struct configfs_attribute _pfx##attr_##_name = {		\
+	.ca_name	= __stringify(_name),			\
+	.ca_mode	= 0400,					\
+	.ca_owner	= THIS_MODULE,				\
+	.show		= _pfx##_name##_show,			\
+}
+
+/* ------------------------------------------------------------ parsing */
+
+/* configfs hands us a NUL-terminated copy; refuse NULs inside the value. */
+static int damon_cfs_check_nul(const char *page, size_t count)
+{
+	return strnlen(page, count) == count ? 0 : -EINVAL;
+}
+
+/*
+ * A decimal number in [@min, @max]: below @min is -EINVAL (the minimums
+ * exclude meaningless values such as 0), above @max is -ERANGE.
+ */
+static int damon_cfs_parse_ulong(const char *page, size_t count,
+				 unsigned long min, unsigned long max,
+				 unsigned long *val)
+{
+	unsigned long v;
+	int err;
+
+	err = damon_cfs_check_nul(page, count);
+	if (!err)
+		err = kstrtoul(page, 10, &v);
+	if (err)
+		return err;
+	if (v < min)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*val = v;
+	return 0;
+}
+
+/* The index of the word @page holds in @words, or -EINVAL. */
+static int damon_cfs_parse_word(const char *page, size_t count,
+				const char * const *words, size_t nr_words)
+{
+	int err = damon_cfs_check_nul(page, count);
+
+	return err ? err : __sysfs_match_string(words, nr_words, page);
+}
+
+/* ------------------------------------------------------------ regions */
+
+static ssize_t damon_cfs_region_show_ulong(struct config_item *item,
+					   char *page, bool end)
+{
+	struct damon_cfs_region *cr = to_damon_cfs_region(item);
+	unsigned long v;
+
+	mutex_lock(&cr->cctx->lock);
+	v = end ? cr->end : cr->start;
+	mutex_unlock(&cr->cctx->lock);
+	return sysfs_emit(page, "%lu\n", v);
+}
+
+static ssize_t damon_cfs_region_store_ulong(struct config_item *item,
+					    const char *page, size_t count,
+					    bool end)
+{
+	struct damon_cfs_region *cr = to_damon_cfs_region(item);
+	unsigned long v;
+	int err;
+
+	err = damon_cfs_parse_ulong(page, count, 0, ULONG_MAX, &v);
+	if (err)
+		return err;
+	mutex_lock(&cr->cctx->lock);
+	if (end)
+		cr->end = v;
+	else
+		cr->start = v;
+	mutex_unlock(&cr->cctx->lock);
+	return count;
+}
+
+static ssize_t damon_cfs_region_start_show(struct config_item *item,
+					   char *page)
+{
+	return damon_cfs_region_show_ulong(item, page, false);
+}
+
+static ssize_t damon_cfs_region_start_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	return damon_cfs_region_store_ulong(item, page, count, false);
+}
+
+static ssize_t damon_cfs_region_end_show(struct config_item *item, char *page)
+{
+	return damon_cfs_region_show_ulong(item, page, true);
+}
+
+static ssize_t damon_cfs_region_end_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	return damon_cfs_region_store_ulong(item, page, count, true);
+}
+
+DAMON_CFS_ATTR(damon_cfs_region_, start);
+DAMON_CFS_ATTR(damon_cfs_region_, end);
+
+static struct configfs_attribute *damon_cfs_region_attrs[] = {
+	&damon_cfs_region_attr_start,
+	&damon_cfs_region_attr_end,
+	NULL,
+};
+
+static void damon_cfs_region_release(struct config_item *item)
+{
+	kfree(to_damon_cfs_region(item));
+}
+
+static struct configfs_item_operations damon_cfs_region_item_ops = {
+	.release = damon_cfs_region_release,
+};
+
+static const struct config_item_type damon_cfs_region_type = {
+	.ct_item_ops = &damon_cfs_region_item_ops,
+	.ct_attrs = damon_cfs_region_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *damon_cfs_region_make(struct config_group *group,
+						 const char *name)
+{
+	struct damon_cfs_target *ct = container_of(group,
+			struct damon_cfs_target, regions_group);
+	struct damon_cfs_region *cr;
+
+	cr = kzalloc(sizeof(*cr), GFP_KERNEL);
+	if (!cr)
+		return ERR_PTR(-ENOMEM);
+	cr->cctx = ct->cctx;
+	config_item_init_type_name(&cr->item, name, &damon_cfs_region_type);
+	return &cr->item;
+}
+
+static struct configfs_group_operations damon_cfs_regions_group_ops = {
+	.make_item = damon_cfs_region_make,
+};
+
+static const struct config_item_type damon_cfs_regions_type = {
+	.ct_group_ops = &damon_cfs_regions_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ targets */
+
+static ssize_t damon_cfs_target_pid_show(struct config_item *item, char *page)
+{
+	struct damon_cfs_target *ct = to_damon_cfs_target(item);
+	pid_t nr = -1;
+
+	mutex_lock(&ct->cctx->lock);
+	if (ct->pid)
+		nr = pid_vnr(ct->pid);
+	mutex_unlock(&ct->cctx->lock);
+	return sysfs_emit(page, "%d\n", nr);
+}
+
+/*
+ * The number is resolved to the process now, in the writer's pid namespace,
+ * so that a recycled number can never pick another process later.
+ */
+static ssize_t damon_cfs_target_pid_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct damon_cfs_target *ct = to_damon_cfs_target(item);
+	struct task_struct *task;
+	struct pid *pid;
+	unsigned long nr;
+	int err;
+
+	err = damon_cfs_parse_ulong(page, count, 1, INT_MAX, &nr);
+	if (err)
+		return err;
+	pid = find_get_pid(nr);
+	if (!pid)
+		return -ESRCH;
+	task = get_pid_task(pid, PIDTYPE_PID);
+	if (!task) {
+		put_pid(pid);
+		return -ESRCH;
+	}
+	/* Kernel threads have no address space to monitor. */
+	err = task->flags & PF_KTHREAD ? -EINVAL : 0;
+	put_task_struct(task);
+	if (err) {
+		put_pid(pid);
+		return err;
+	}
+
+	mutex_lock(&ct->cctx->lock);
+	swap(ct->pid, pid);
+	mutex_unlock(&ct->cctx->lock);
+	put_pid(pid);
+	return count;
+}
+
+DAMON_CFS_ATTR(damon_cfs_target_, pid);
+
+static struct configfs_attribute *damon_cfs_target_attrs[] = {
+	&damon_cfs_target_attr_pid,
+	NULL,
+};
+
+static ssize_t damon_cfs_target_snapshot_read(struct config_item *item,
+					      void *buf, size_t len)
+{
+	return damon_cfs_snapshot_read(to_damon_cfs_target(item), buf, len);
+}
+
+/* 64 bytes is the longest line: two 20-digit and two 10-digit numbers. */
+static struct configfs_bin_attribute damon_cfs_target_attr_snapshot = {
+	.cb_attr = {
+		.ca_name = "snapshot",
+		.ca_mode = 0400,
+		.ca_owner = THIS_MODULE,
+	},
+	.cb_max_size = DAMON_CFS_MAX_NR_REGIONS * 64,
+	.read = damon_cfs_target_snapshot_read,
+};
+
+static struct configfs_bin_attribute *damon_cfs_target_bin_attrs[] = {
+	&damon_cfs_target_attr_snapshot,
+	NULL,
+};
+
+static void damon_cfs_target_release(struct config_item *item)
+{
+	struct damon_cfs_target *ct = to_damon_cfs_target(item);
+
+	damon_cfs_target_clear_snapshots(ct);
+	put_pid(ct->pid);
+	put_pid(ct->live_pid);
+	kfree(ct);
+}
+
+static struct configfs_item_operations damon_cfs_target_item_ops = {
+	.release = damon_cfs_target_release,
+};
+
+static const struct config_item_type damon_cfs_target_type = {
+	.ct_item_ops = &damon_cfs_target_item_ops,
+	.ct_attrs = damon_cfs_target_attrs,
+	.ct_bin_attrs = damon_cfs_target_bin_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group *damon_cfs_target_make(struct config_group *group,
+						  const char *name)
+{
+	struct damon_cfs_ctx *cctx = container_of(group, struct damon_cfs_ctx,
+						  targets_group);
+	struct damon_cfs_target *ct;
+
+	ct = kzalloc(sizeof(*ct), GFP_KERNEL);
+	if (!ct)
+		return ERR_PTR(-ENOMEM);
+	ct->cctx = cctx;
+	spin_lock_init(&ct->snap_lock);
+	config_group_init_type_name(&ct->group, name, &damon_cfs_target_type);
+	config_group_init_type_name(&ct->regions_group, "regions",
+				    &damon_cfs_regions_type);
+	configfs_add_default_group(&ct->regions_group, &ct->group);
+	return &ct->group;
+}
+
+static struct configfs_group_operations damon_cfs_targets_group_ops = {
+	.make_group = damon_cfs_target_make,
+};
+
+static const struct config_item_type damon_cfs_targets_type = {
+	.ct_group_ops = &damon_cfs_targets_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+/* Schemes come with DAMOS; until then the directory takes no mkdir. */
+static const struct config_item_type damon_cfs_schemes_type = {
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ contexts */
+
+static ssize_t damon_cfs_ctx_operations_show(struct config_item *item,
+					     char *page)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	enum damon_ops_id id;
+
+	mutex_lock(&cctx->lock);
+	id = cctx->ops_id;
+	mutex_unlock(&cctx->lock);
+	return sysfs_emit(page, "%s\n", damon_ops_name(id));
+}
+
+static ssize_t damon_cfs_ctx_operations_store(struct config_item *item,
+					      const char *page, size_t count)
+{
+	static const char * const names[] = { "vaddr", "fvaddr", "paddr" };
+	static const enum damon_ops_id ids[] = {
+		DAMON_OPS_VADDR, DAMON_OPS_FVADDR, DAMON_OPS_PADDR,
+	};
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	int i;
+
+	i = damon_cfs_parse_word(page, count, names, ARRAY_SIZE(names));
+	if (i < 0)
+		return i;
+	if (!damon_ops_registered(ids[i]))
+		return -EINVAL;
+	mutex_lock(&cctx->lock);
+	cctx->ops_id = ids[i];
+	mutex_unlock(&cctx->lock);
+	return count;
+}
+
+/* show and store of an unsigned long monitoring attribute */
+#define DAMON_CFS_CTX_ULONG_ATTR(_name, _min, _max)			\
+static ssize_t damon_cfs_ctx_##_name##_show(struct config_item *item,	\
+					     char *page)		\
+{									\
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);		\
+	unsigned long v;						\
+									\
+	mutex_lock(&cctx->lock);					\
+	v = cctx->attrs._name;						\
+	mutex_unlock(&cctx->lock);					\
+	return sysfs_emit(page, "%lu\n", v);				\
+}									\
+									\
+static ssize_t damon_cfs_ctx_##_name##_store(struct config_item *item,	\
+					      const char *page,		\
+					      size_t count)		\
+{									\
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);		\
+	unsigned long v;						\
+	int err;							\
+									\
+	err = damon_cfs_parse_ulong(page, count, _min, _max, &v);	\
+	if (err)							\
+		return err;						\
+	mutex_lock(&cctx->lock);					\
+	cctx->attrs._name = v;						\
+	mutex_unlock(&cctx->lock);					\
+	return count;							\
+}									\
+DAMON_CFS_ATTR(damon_cfs_ctx_, _name)
+
+DAMON_CFS_CTX_ULONG_ATTR(sample_us, 1, ULONG_MAX);
+DAMON_CFS_CTX_ULONG_ATTR(aggr_us, 1, ULONG_MAX);
+DAMON_CFS_CTX_ULONG_ATTR(update_us, 1, ULONG_MAX);
+DAMON_CFS_CTX_ULONG_ATTR(min_nr_regions, 3, DAMON_CFS_MAX_NR_REGIONS);
+DAMON_CFS_CTX_ULONG_ATTR(max_nr_regions, 3, DAMON_CFS_MAX_NR_REGIONS);
+
+static ssize_t damon_cfs_ctx_state_show(struct config_item *item, char *page)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	bool on;
+
+	mutex_lock(&cctx->lock);
+	on = damon_cfs_running(cctx);
+	mutex_unlock(&cctx->lock);
+	return sysfs_emit(page, "%s\n", on ? "on" : "off");
+}
+
+enum { DAMON_CFS_ON, DAMON_CFS_OFF, DAMON_CFS_COMMIT };
+
+static ssize_t damon_cfs_ctx_state_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	static const char * const words[] = {
+		[DAMON_CFS_ON] = "on",
+		[DAMON_CFS_OFF] = "off",
+		[DAMON_CFS_COMMIT] = "commit",
+	};
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	struct mutex *su_mutex = &cctx->group.cg_subsys->su_mutex;
+	struct damon_cfs_plan *plan = NULL;
+	int cmd, err = 0;
+
+	cmd = damon_cfs_parse_word(page, count, words, ARRAY_SIZE(words));
+	if (cmd < 0)
+		return cmd;
+
+	/* su_mutex keeps the targets and regions lists still meanwhile. */
+	mutex_lock(su_mutex);
+	mutex_lock(&cctx->lock);
+	switch (cmd) {
+	case DAMON_CFS_ON:
+		err = damon_cfs_on(cctx);
+		break;
+	case DAMON_CFS_OFF:
+		damon_cfs_off(cctx);
+		break;
+	case DAMON_CFS_COMMIT:
+		plan = damon_cfs_commit_prepare(cctx);
+		if (IS_ERR(plan)) {
+			err = PTR_ERR(plan);
+			plan = NULL;
+		}
+		break;
+	}
+	mutex_unlock(&cctx->lock);
+	mutex_unlock(su_mutex);
+
+	/* Wait for the kdamond without holding anything it might need. */
+	if (plan)
+		err = damon_cfs_commit_wait(plan);
+	return err ? err : count;
+}
+
+static ssize_t damon_cfs_ctx_kdamond_pid_show(struct config_item *item,
+					      char *page)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	int pid = -1;
+
+	mutex_lock(&cctx->lock);
+	if (damon_cfs_running(cctx))
+		pid = damon_kdamond_pid(cctx->live);
+	mutex_unlock(&cctx->lock);
+	return sysfs_emit(page, "%d\n", pid);
+}
+
+static ssize_t damon_cfs_ctx_nr_aggregations_show(struct config_item *item,
+						  char *page)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	unsigned long nr;
+
+	mutex_lock(&cctx->lock);
+	damon_cfs_running(cctx);	/* folds in a run that just ended */
+	nr = cctx->live ? READ_ONCE(cctx->live->nr_aggregations) :
+			  cctx->nr_aggregations;
+	mutex_unlock(&cctx->lock);
+	return sysfs_emit(page, "%lu\n", nr);
+}
+
+DAMON_CFS_ATTR(damon_cfs_ctx_, operations);
+DAMON_CFS_ATTR(damon_cfs_ctx_, state);
+DAMON_CFS_ATTR_RO(damon_cfs_ctx_, kdamond_pid);
+DAMON_CFS_ATTR_RO(damon_cfs_ctx_, nr_aggregations);
+
+static struct configfs_attribute *damon_cfs_ctx_attrs[] = {
+	&damon_cfs_ctx_attr_operations,
+	&damon_cfs_ctx_attr_sample_us,
+	&damon_cfs_ctx_attr_aggr_us,
+	&damon_cfs_ctx_attr_update_us,
+	&damon_cfs_ctx_attr_min_nr_regions,
+	&damon_cfs_ctx_attr_max_nr_regions,
+	&damon_cfs_ctx_attr_state,
+	&damon_cfs_ctx_attr_kdamond_pid,
+	&damon_cfs_ctx_attr_nr_aggregations,
+	NULL,
+};
+
+static void damon_cfs_ctx_release(struct config_item *item)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+
+	mutex_destroy(&cctx->lock);
+	kfree(cctx);
+}
+
+static struct configfs_item_operations damon_cfs_ctx_item_ops = {
+	.release = damon_cfs_ctx_release,
+};
+
+static const struct config_item_type damon_cfs_ctx_type = {
+	.ct_item_ops = &damon_cfs_ctx_item_ops,
+	.ct_attrs = damon_cfs_ctx_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group *damon_cfs_ctx_make(struct config_group *group,
+					       const char *name)
+{
+	struct damon_cfs_ctx *cctx;
+
+	cctx = kzalloc(sizeof(*cctx), GFP_KERNEL);
+	if (!cctx)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&cctx->lock);
+	spin_lock_init(&cctx->plan_lock);
+	INIT_WORK(&cctx->reap_work, damon_cfs_reap_work);
+	cctx->ops_id = DAMON_OPS_VADDR;
+	cctx->attrs = (struct damon_attrs) {
+		.sample_us = DAMON_DEFAULT_SAMPLE_US,
+		.aggr_us = DAMON_DEFAULT_AGGR_US,
+		.update_us = DAMON_DEFAULT_UPDATE_US,
+		.min_nr_regions = DAMON_DEFAULT_MIN_NR_REGIONS,
+		.max_nr_regions = DAMON_DEFAULT_MAX_NR_REGIONS,
+	};
+
+	config_group_init_type_name(&cctx->group, name, &damon_cfs_ctx_type);
+	config_group_init_type_name(&cctx->targets_group, "targets",
+				    &damon_cfs_targets_type);
+	configfs_add_default_group(&cctx->targets_group, &cctx->group);
+	config_group_init_type_name(&cctx->schemes_group, "schemes",
+				    &damon_cfs_schemes_type);
+	configfs_add_default_group(&cctx->schemes_group, &cctx->group);
+	return &cctx->group;
+}
+
+/* Only reached when nothing is pinned, i.e. the context is off. */
+static void damon_cfs_ctx_drop(struct config_group *group,
+			       struct config_item *item)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+
+	cancel_work_sync(&cctx->reap_work);
+	mutex_lock(&cctx->lock);
+	damon_cfs_off(cctx);
+	mutex_unlock(&cctx->lock);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations damon_cfs_contexts_group_ops = {
+	.make_group = damon_cfs_ctx_make,
+	.drop_item = damon_cfs_ctx_drop,
+};
+
+static const struct config_item_type damon_cfs_contexts_type = {
+	.ct_group_ops = &damon_cfs_contexts_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ the root */
+
+static ssize_t damon_cfs_root_features_show(struct config_item *item,
+					    char *page)
+{
+	static const char * const ops_words[NR_DAMON_OPS] = {
+		[DAMON_OPS_VADDR] = "ops:vaddr",
+		[DAMON_OPS_FVADDR] = "ops:fvaddr",
+		[DAMON_OPS_PADDR] = "ops:paddr",
+	};
+	ssize_t len = 0;
+	int id;
+
+	for (id = 0; id < NR_DAMON_OPS; id++)
+		if (damon_ops_registered(id))
+			len += sysfs_emit_at(page, len, "%s ", ops_words[id]);
+	len += sysfs_emit_at(page, len,
+			     "state:commit snapshot nr_aggregations\n");
+	return len;
+}
+
+DAMON_CFS_ATTR_RO(damon_cfs_root_, features);
+
+static struct configfs_attribute *damon_cfs_root_attrs[] = {
+	&damon_cfs_root_attr_features,
+	NULL,
+};
+
+static const struct config_item_type damon_cfs_root_type = {
+	.ct_attrs = damon_cfs_root_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group damon_cfs_contexts_group;
+
+static struct configfs_subsystem damon_cfs_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = "damon",
+			.ci_type = &damon_cfs_root_type,
+		},
+	},
+};
+
+static int __init damon_cfs_init(void)
+{
+	int err;
+
+	config_group_init(&damon_cfs_subsys.su_group);
+	mutex_init(&damon_cfs_subsys.su_mutex);
+	config_group_init_type_name(&damon_cfs_contexts_group, "contexts",
+				    &damon_cfs_contexts_type);
+	configfs_add_default_group(&damon_cfs_contexts_group,
+				   &damon_cfs_subsys.su_group);
+	err = configfs_register_subsystem(&damon_cfs_subsys);
+	if (err)
+		pr_err("cannot register (%d)\n", err);
+	return err;
+}
+late_initcall(damon_cfs_init);

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The configfs interface: the objects behind /sys/kernel/config/damon/.
+ *
+ * configfs.c builds the tree and parses attribute writes into *staged*
+ * values; configfs-run.c turns the staged tree into a running damon_ctx
+ * (on), hands later changes to it (commit), stops it (off), and publishes
+ * its results (snapshot).
+ *
+ * Locking, outermost first:
+ *  - the subsystem's su_mutex (configfs holds it around mkdir and rmdir; we
+ *    take it in the state store for a stable view of the tree);
+ *  - damon_cfs_ctx.lock: one per context, protecting the staged values of
+ *    the context and of everything under it, the live context pointer and
+ *    the pins of running items;
+ *  - damon_cfs_ctx.plan_lock and damon_cfs_target.snap_lock: spinlocks
+ *    shared with the kdamond, held only to exchange a pointer.
+ * The kdamond never takes su_mutex or damon_cfs_ctx.lock, so a store may
+ * wait for the kdamond (off, commit) while holding them.
+ */
+
+#ifndef _MM_DAMON_CONFIGFS_H
+#define _MM_DAMON_CONFIGFS_H
+
+#include <linux/configfs.h>
+#include <linux/damon.h>
+#include <linux/kref.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+/* Largest accepted max_nr_regions (and min_nr_regions). */
+#define DAMON_CFS_MAX_NR_REGIONS	100000
+
+/* A published snapshot: immutable text, freed with the last reference. */
+struct damon_cfs_snapshot {
+	struct kref kref;
+	size_t len;
+	char text[];
+};
+
+struct damon_cfs_plan;
+
+struct damon_cfs_pin {
+	struct config_item *item;
+	bool *pinned;		/* the owner's flag, cleared when unpinned */
+};
+
+struct damon_cfs_ctx {
+	struct config_group group;
+	struct config_group targets_group;
+	struct config_group schemes_group;
+
+	struct mutex lock;
+	/* staged values */
+	enum damon_ops_id ops_id;
+	struct damon_attrs attrs;
+
+	/* the running setup, under @lock */
+	struct damon_ctx *live;
+	unsigned long nr_aggregations;	/* of the last run, once off */
+	bool pinned;
+	/* items pinned (configfs_depend_item) while on; they can't go away */
+	struct damon_cfs_pin *pins;
+	unsigned int nr_pins;
+
+	/* a commit on its way to the kdamond */
+	spinlock_t plan_lock;
+	struct damon_cfs_plan *plan;
+
+	/* cleans up after a kdamond that stopped on its own */
+	struct work_struct reap_work;
+};
+
+struct damon_cfs_target {
+	struct config_group group;
+	struct config_group regions_group;
+	struct damon_cfs_ctx *cctx;
+
+	/* staged, under cctx->lock */
+	struct pid *pid;
+	/* part of the running setup; then it monitors @live_pid */
+	bool pinned;
+	struct pid *live_pid;
+
+	spinlock_t snap_lock;
+	struct damon_cfs_snapshot *snap;	/* newest */
+	struct damon_cfs_snapshot *snap_prev;	/* the one before */
+};
+
+struct damon_cfs_region {
+	struct config_item item;
+	struct damon_cfs_ctx *cctx;
+	/* staged, under cctx->lock */
+	unsigned long start;
+	unsigned long end;
+	bool pinned;
+};
+
+static inline struct damon_cfs_ctx *to_damon_cfs_ctx(struct config_item *i)
+{
+	return container_of(to_config_group(i), struct damon_cfs_ctx, group);
+}
+
+static inline struct damon_cfs_target *
+to_damon_cfs_target(struct config_item *i)
+{
+	return container_of(to_config_group(i), struct damon_cfs_target,
+			    group);
+}
+
+static inline struct damon_cfs_region *
+to_damon_cfs_region(struct config_item *i)
+{
+	return container_of(i, struct damon_cfs_region, item);
+}
+
+/* configfs-run.c */
+int damon_cfs_on(struct damon_cfs_ctx *cctx);
+void damon_cfs_off(struct damon_cfs_ctx *cctx);
+struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx);
+int damon_cfs_commit_wait(struct damon_cfs_plan *plan);
+bool damon_cfs_running(struct damon_cfs_ctx *cctx);
+void damon_cfs_reap_work(struct work_struct *work);
+void damon_cfs_snapshot_put(struct damon_cfs_snapshot *snap);
+ssize_t damon_cfs_snapshot_read(struct damon_cfs_target *ct, void *buf,
+				size_t len);
+void damon_cfs_target_clear_snapshots(struct damon_cfs_target *ct);
+
+#endif /* _MM_DAMON_CONFIGFS_H */
