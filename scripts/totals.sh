@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-#   totals.sh RESULTS_DIR
+#   totals.sh RESULTS_DIR STAGE...
 #
-# Adds up the "passed failed skipped" lines that each stage wrote into
-# RESULTS_DIR/<stage>.counts and prints the totals as the last line.  A
+# Adds up the "passed failed skipped" lines that each STAGE wrote into
+# RESULTS_DIR/<STAGE>.counts and prints the totals as the last line.  A
 # stage that left no counts file failed before it could count anything.
 set -u
 dir=$1
+shift
 p=0 f=0 s=0
-for stage in kunit selftests tools; do
+for stage in "$@"; do
 	if [ ! -f "$dir/$stage.counts" ]; then
 		echo "$stage: no results (stage failed early)"
 		f=$((f + 1))
