@@ -404,7 +404,8 @@ void damon_cfs_target_clear_snapshots(struct damon_cfs_target *ct)
 	spin_lock(&ct->snap_lock);
 	snap = ct->snap;
 	prev = ct->snap_prev;
-	ct->snap = ct->snap_prev = NULL;
+	ct->snap = NULL;
+	ct->snap_prev = NULL;
 	spin_unlock(&ct->snap_lock);
 	damon_cfs_snapshot_put(snap);
 	damon_cfs_snapshot_put(prev);

@@ -50,7 +50,7 @@ struct damon_cfs_ctx {
 	struct config_group targets_group;
 	struct config_group schemes_group;
 
-	struct mutex lock;
+	struct mutex lock;	/* see the top of this file */
 	/* staged values */
 	enum damon_ops_id ops_id;
 	struct damon_attrs attrs;
@@ -64,7 +64,7 @@ struct damon_cfs_ctx {
 	unsigned int nr_pins;
 
 	/* a commit on its way to the kdamond */
-	spinlock_t plan_lock;
+	spinlock_t plan_lock;	/* protects @plan */
 	struct damon_cfs_plan *plan;
 
 	/* cleans up after a kdamond that stopped on its own */
@@ -82,7 +82,7 @@ struct damon_cfs_target {
 	bool pinned;
 	struct pid *live_pid;
 
-	spinlock_t snap_lock;
+	spinlock_t snap_lock;	/* protects @snap and @snap_prev */
 	struct damon_cfs_snapshot *snap;	/* newest */
 	struct damon_cfs_snapshot *snap_prev;	/* the one before */
 };

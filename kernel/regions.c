@@ -348,7 +348,9 @@ int damon_set_regions(struct damon_target *t,
 	for (i = 0; i < nr_ranges; i++) {
 		start = damon_range_start(&ranges[i]);
 		end = damon_range_end(&ranges[i]);
-		first = last = pos = NULL;
+		first = NULL;
+		last = NULL;
+		pos = NULL;
 		damon_for_each_region(r, t) {
 			if (r->end <= start) {
 				pos = r;

@@ -234,7 +234,7 @@ static bool damon_va_probe_pmd(pmd_t *pmd, unsigned long addr,
 	struct damon_va_probe *probe = walk->private;
 	unsigned long haddr = addr & HPAGE_PMD_MASK;
 	struct folio *folio;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the PMD's page table lock */
 	pmd_t pmde;
 	bool young;
 
@@ -270,7 +270,7 @@ static int damon_va_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
 {
 	struct damon_va_probe *probe = walk->private;
 	struct folio *folio;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the PTE page's lock */
 	pte_t *pte, ptent;
 	bool young;
 

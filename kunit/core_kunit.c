@@ -180,7 +180,7 @@ static void damon_test_pid_reuse_safety(struct kunit *test)
 	kthread_stop_put(task);
 	/* the pid is detached when the exited thread is reaped */
 	for (i = 0; i < 200 && ctx->ops.target_valid(t); i++)
-		msleep(5);
+		usleep_range(5000, 6000);
 	KUNIT_EXPECT_FALSE(test, ctx->ops.target_valid(t));
 
 	other = find_get_pid(pid_nr(t->pid));
@@ -288,7 +288,7 @@ static struct damon_ctx *new_fake_ctx(struct kunit *test)
 #define wait_until(cond) ({					\
 	int __i;						\
 	for (__i = 0; __i < 400 && !(cond); __i++)		\
-		msleep(5);					\
+		usleep_range(5000, 6000);			\
 	(cond);							\
 })
 
@@ -391,4 +391,5 @@ static struct kunit_suite damon_core_suite = {
 	.name = "damon_core",
 	.test_cases = damon_core_cases,
 };
+
 kunit_test_suite(damon_core_suite);

@@ -195,8 +195,8 @@ static void damon_test_split_evenly(struct kunit *test)
 	struct damon_region *r;
 	unsigned int i = 0;
 
-	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t,
-			damon_first_region(t), 3), 0);
+	r = damon_first_region(t);
+	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t, r, 3), 0);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 3U);
 	damon_for_each_region(r, t) {
 		/* 3, 3 and the remaining 4 pages */
@@ -206,10 +206,9 @@ static void damon_test_split_evenly(struct kunit *test)
 		i++;
 	}
 	/* pieces smaller than a page are refused, nothing changes */
-	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t,
-			damon_first_region(t), 4), -EINVAL);
-	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t,
-			damon_first_region(t), 0), -EINVAL);
+	r = damon_first_region(t);
+	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t, r, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t, r, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 3U);
 	expect_sane(test, t);
 	damon_destroy_target(t);
@@ -436,6 +435,7 @@ static void damon_test_nr_regions_bounds(struct kunit *test)
 static void damon_test_merge_enforces_max(struct kunit *test)
 {
 	unsigned long p[64][2];
+	struct damon_target *t;
 	struct damon_ctx *ctx;
 	struct damon_region *r;
 	unsigned int i;
@@ -447,9 +447,9 @@ static void damon_test_merge_enforces_max(struct kunit *test)
 	ctx = new_ctx_of(test, p, 64);
 	ctx->attrs.min_nr_regions = 3;
 	ctx->attrs.max_nr_regions = 8;
+	t = list_first_entry(&ctx->targets, struct damon_target, list);
 	i = 0;
-	damon_for_each_region(r, list_first_entry(&ctx->targets,
-						   struct damon_target, list))
+	damon_for_each_region(r, t)
 		r->nr_accesses = (i++ % 2) ? 20 : 0;
 	damon_merge_regions(ctx, 0, damon_region_sz_limit(ctx));
 	KUNIT_EXPECT_LE(test, damon_nr_regions(ctx), 8U);
@@ -494,4 +494,5 @@ static struct kunit_suite damon_regions_suite = {
 	.name = "damon_regions",
 	.test_cases = damon_regions_cases,
 };
+
 kunit_test_suite(damon_regions_suite);

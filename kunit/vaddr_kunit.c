@@ -154,4 +154,5 @@ static struct kunit_suite damon_vaddr_suite = {
 	.name = "damon_vaddr",
 	.test_cases = damon_vaddr_cases,
 };
+
 kunit_test_suite(damon_vaddr_suite);

@@ -195,7 +195,7 @@ struct damon_ctx {
 	struct list_head targets;
 	unsigned long nr_aggregations;
 
-	struct mutex kdamond_lock;
+	struct mutex kdamond_lock;	/* see the kernel-doc above */
 	struct task_struct *kdamond;
 	bool kdamond_done;
 	struct completion kdamond_started;
