@@ -131,6 +131,7 @@ struct damon_ctx *damon_new_ctx(void)
 	};
 	ctx->ops.id = NR_DAMON_OPS;	/* none selected yet */
 	INIT_LIST_HEAD(&ctx->targets);
+	INIT_LIST_HEAD(&ctx->schemes);
 	mutex_init(&ctx->kdamond_lock);
 	init_completion(&ctx->kdamond_started);
 	return ctx;
@@ -140,10 +141,13 @@ struct damon_ctx *damon_new_ctx(void)
 void damon_destroy_ctx(struct damon_ctx *ctx)
 {
 	struct damon_target *t, *next;
+	struct damos *s, *snext;
 
 	damon_stop(ctx);
 	damon_for_each_target_safe(t, next, ctx)
 		damon_destroy_target(t);
+	damon_for_each_scheme_safe(s, snext, ctx)
+		damos_destroy_scheme(s);
 	mutex_destroy(&ctx->kdamond_lock);
 	kfree(ctx);
 }

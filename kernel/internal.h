@@ -24,6 +24,18 @@ void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
 			 unsigned long sz_limit);
 void damon_split_regions(struct damon_ctx *ctx);
 unsigned long damon_rand_page(unsigned long start, unsigned long end);
+void damon_split_at_addr(struct damon_target *t, unsigned long addr);
+
+/* schemes.c */
+bool damos_pattern_match(const struct damos_access_pattern *p,
+			 const struct damon_region *r);
+bool damos_core_filtered(const struct damos *s, unsigned int tidx,
+			 const struct damon_region *r);
+bool damos_wmarks_step(struct damos_watermarks *w, unsigned long metric);
+unsigned int damos_score(const struct damon_ctx *ctx,
+			 const struct damon_region *r, const struct damos *s);
+void damos_quota_renew(struct damos *s, unsigned long now);
+void damos_apply_schemes(struct damon_ctx *ctx);
 
 /* core.c: @value * @mul / @div, saturated to UINT_MAX */
 unsigned int damon_mul_div(unsigned int value, unsigned long mul,

@@ -74,6 +74,7 @@ static int kdamond_aggregate(struct damon_ctx *ctx,
 
 	if (ctx->cb.after_aggregation && ctx->cb.after_aggregation(ctx))
 		return -ECANCELED;
+	damos_apply_schemes(ctx);
 
 	damon_for_each_target(t, ctx)
 		damon_reset_aggregated(t);

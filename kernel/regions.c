@@ -302,7 +302,7 @@ static unsigned long damon_range_end(const struct damon_addr_range *ar)
 }
 
 /* Cut the region containing @addr there, so that no region spans @addr. */
-static void damon_cut_at(struct damon_target *t, unsigned long addr)
+void damon_split_at_addr(struct damon_target *t, unsigned long addr)
 {
 	struct damon_region *r;
 
@@ -332,8 +332,8 @@ int damon_set_regions(struct damon_target *t,
 
 	/* No region may straddle a range boundary. */
 	for (i = 0; i < nr_ranges; i++) {
-		damon_cut_at(t, damon_range_start(&ranges[i]));
-		damon_cut_at(t, damon_range_end(&ranges[i]));
+		damon_split_at_addr(t, damon_range_start(&ranges[i]));
+		damon_split_at_addr(t, damon_range_end(&ranges[i]));
 	}
 
 	damon_for_each_region_safe(r, next, t) {

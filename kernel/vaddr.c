@@ -17,6 +17,7 @@
 
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/mmu_notifier.h>
 #include <linux/page_idle.h>
 #include <linux/pagewalk.h>
@@ -416,6 +417,83 @@ static unsigned int damon_va_check_accesses(struct damon_ctx *ctx)
 	return max_nr_accesses;
 }
 
+/* ------------------------------------------------------- actions */
+
+static const int damon_va_madvise_behavior[NR_DAMOS_ACTIONS] = {
+	[DAMOS_WILLNEED] = MADV_WILLNEED,
+	[DAMOS_COLD] = MADV_COLD,
+	[DAMOS_PAGEOUT] = MADV_PAGEOUT,
+	[DAMOS_HUGEPAGE] = MADV_HUGEPAGE,
+	[DAMOS_NOHUGEPAGE] = MADV_NOHUGEPAGE,
+};
+
+/* Whether the anon filters of @s keep a mapping (anonymous or not) out. */
+static bool damon_va_filtered(struct damos *s, bool anon)
+{
+	struct damos_filter *f;
+
+	damos_for_each_filter(f, s)
+		if (f->type == DAMOS_FILTER_ANON && anon == f->matching)
+			return true;
+	return false;
+}
+
+/*
+ * Find the part of [@addr, @end) that starts at the first mapping there and
+ * stays within it; *@end_out is its end.  False if nothing is mapped.
+ */
+static bool damon_va_next_chunk(struct mm_struct *mm, unsigned long addr,
+				unsigned long end, unsigned long *start_out,
+				unsigned long *end_out, bool *anon)
+{
+	struct vm_area_struct *vma;
+	bool found = false;
+
+	mmap_read_lock(mm);
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_start < end) {
+		*start_out = max(addr, vma->vm_start);
+		*end_out = min(end, vma->vm_end);
+		*anon = vma_is_anonymous(vma);
+		found = true;
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
+/*
+ * Apply the action mapping by mapping, as madvise(2) on the target would,
+ * skipping unmapped gaps and the mappings the anon filters exclude.  The
+ * mmap lock is not held across do_madvise(), which takes it itself.
+ * Returns the bytes the action succeeded on.
+ */
+static unsigned long damon_va_apply_scheme(struct damon_ctx *ctx,
+					   struct damon_target *t,
+					   unsigned long start,
+					   unsigned long end, struct damos *s)
+{
+	unsigned long addr = start, chunk_start, chunk_end, applied = 0;
+	struct mm_struct *mm;
+	bool anon;
+
+	if (s->action >= NR_DAMOS_ACTIONS || s->action == DAMOS_STAT)
+		return 0;
+	mm = damon_va_get_mm(t);
+	if (!mm)
+		return 0;
+	while (addr < end && damon_va_next_chunk(mm, addr, end, &chunk_start,
+						 &chunk_end, &anon)) {
+		if (!damon_va_filtered(s, anon) &&
+		    !do_madvise(mm, chunk_start, chunk_end - chunk_start,
+				damon_va_madvise_behavior[s->action]))
+			applied += chunk_end - chunk_start;
+		addr = chunk_end;
+		cond_resched();
+	}
+	mmput(mm);
+	return applied;
+}
+
 static int __init damon_va_register(void)
 {
 	struct damon_operations ops = {
@@ -426,6 +504,7 @@ static int __init damon_va_register(void)
 		.prepare_access_checks = damon_va_prepare_access_checks,
 		.check_accesses = damon_va_check_accesses,
 		.target_valid = damon_va_target_valid,
+		.apply_scheme = damon_va_apply_scheme,
 	};
 	int err;
 

@@ -94,6 +94,167 @@ enum damon_ops_id {
 	NR_DAMON_OPS,
 };
 
+/* ------------------------------------------------------------ DAMOS */
+
+/* What a scheme does to the regions that match its access pattern. */
+enum damos_action {
+	DAMOS_WILLNEED,		/* madvise(MADV_WILLNEED) */
+	DAMOS_COLD,		/* madvise(MADV_COLD) */
+	DAMOS_PAGEOUT,		/* madvise(MADV_PAGEOUT) */
+	DAMOS_HUGEPAGE,		/* madvise(MADV_HUGEPAGE) */
+	DAMOS_NOHUGEPAGE,	/* madvise(MADV_NOHUGEPAGE) */
+	DAMOS_STAT,		/* only count */
+	NR_DAMOS_ACTIONS,
+};
+
+/**
+ * struct damos_access_pattern - which regions a scheme acts on.
+ *
+ * All ranges are inclusive: a region matches if its size, nr_accesses (per
+ * aggregation interval) and age (in aggregation intervals) each lie within
+ * [min, max].
+ */
+struct damos_access_pattern {
+	unsigned long min_sz;
+	unsigned long max_sz;
+	unsigned int min_nr_accesses;
+	unsigned int max_nr_accesses;
+	unsigned int min_age;
+	unsigned int max_age;
+};
+
+/* Priority scores of regions under a quota: 0 (last) .. DAMOS_MAX_SCORE. */
+#define DAMOS_MAX_SCORE		100
+
+/**
+ * struct damos_quota - how much a scheme may do per reset interval.
+ * @ms:			time budget for applying the action; 0: none.
+ * @sz:			bytes the action may be applied to; 0: no limit.
+ * @reset_interval_ms:	the budgets renew every this many ms.
+ * @weight_sz:		weight of region size in the priority score.
+ * @weight_nr_accesses:	weight of access frequency in the score.
+ * @weight_age:		weight of age in the score.
+ * @esz:		effective size quota of the current interval: @sz,
+ *			or less if @ms allows less at the measured speed.
+ *
+ * The rest is the core's bookkeeping.  With neither @ms nor @sz the scheme
+ * is unlimited.
+ */
+struct damos_quota {
+	unsigned long ms;
+	unsigned long sz;
+	unsigned long reset_interval_ms;
+	unsigned int weight_sz;
+	unsigned int weight_nr_accesses;
+	unsigned int weight_age;
+	unsigned long esz;
+
+	unsigned long charged_sz;	/* bytes acted on this interval */
+	unsigned long charged_from;	/* jiffies the interval started */
+	u64 total_charged_sz;		/* for the speed estimate of @ms */
+	u64 total_charged_ns;
+	unsigned int min_score;		/* lowest score acted on now */
+	unsigned long histogram[DAMOS_MAX_SCORE + 1];	/* bytes by score */
+};
+
+enum damos_wmark_metric {
+	DAMOS_WMARK_NONE,		/* always active */
+	DAMOS_WMARK_FREE_MEM_RATE,	/* free memory, per mille of total */
+	NR_DAMOS_WMARK_METRICS,
+};
+
+/**
+ * struct damos_watermarks - when a scheme is active.
+ * @metric:	what is measured.
+ * @interval_us: how often it is measured.
+ * @high:	above this the scheme is deactivated.
+ * @mid:	an inactive scheme is activated at or below this...
+ * @low:	...and deactivated below this.
+ * @active:	current state.
+ * @next_check_ns: when to measure next (ktime).
+ */
+struct damos_watermarks {
+	enum damos_wmark_metric metric;
+	unsigned long interval_us;
+	unsigned long high;
+	unsigned long mid;
+	unsigned long low;
+	bool active;
+	u64 next_check_ns;
+};
+
+enum damos_filter_type {
+	DAMOS_FILTER_ANON,	/* anonymous memory (ops level) */
+	DAMOS_FILTER_ADDR,	/* an address range (core) */
+	DAMOS_FILTER_TARGET,	/* a target, by index (core) */
+	NR_DAMOS_FILTER_TYPES,
+};
+
+/**
+ * struct damos_filter - memory a scheme must leave alone.
+ * @type:	what the filter looks at.
+ * @matching:	true: exclude the memory of @type; false: exclude the
+ *		memory that is not of @type (act only on @type).
+ * @addr_range:	for DAMOS_FILTER_ADDR.
+ * @target_idx:	for DAMOS_FILTER_TARGET, the target's index in the context.
+ * @list:	in the scheme's filter list.
+ */
+struct damos_filter {
+	enum damos_filter_type type;
+	bool matching;
+	struct damon_addr_range addr_range;
+	unsigned int target_idx;
+	struct list_head list;
+};
+
+/**
+ * struct damos_stat - what a scheme did, since it was created.
+ * @nr_tried:	regions that matched the pattern and passed core filters.
+ * @sz_tried:	their total size.
+ * @nr_applied:	regions the action was applied to (at least partly).
+ * @sz_applied:	bytes the action succeeded on.
+ * @qt_exceeds:	times the quota stopped the scheme in an interval.
+ */
+struct damos_stat {
+	unsigned long nr_tried;
+	unsigned long sz_tried;
+	unsigned long nr_applied;
+	unsigned long sz_applied;
+	unsigned long qt_exceeds;
+};
+
+/**
+ * struct damos - a scheme: act on regions of an access pattern.
+ * @pattern:		which regions.
+ * @action:		what to do.
+ * @apply_interval_us:	how often; 0: every aggregation interval.
+ * @quota:		how much.
+ * @wmarks:		when.
+ * @filters:		what to leave alone.
+ * @stat:		what it did.
+ * @next_apply_sample:	kdamond bookkeeping for @apply_interval_us.
+ * @priv:		for the interface layer.
+ * @list:		in the context's scheme list.
+ */
+struct damos {
+	struct damos_access_pattern pattern;
+	enum damos_action action;
+	unsigned long apply_interval_us;
+	struct damos_quota quota;
+	struct damos_watermarks wmarks;
+	struct list_head filters;
+	struct damos_stat stat;
+	unsigned long next_apply_sample;
+	void *priv;
+	struct list_head list;
+};
+
+#define damos_for_each_filter(f, s) \
+	list_for_each_entry(f, &(s)->filters, list)
+
+#define damos_for_each_filter_safe(f, next, s) \
+	list_for_each_entry_safe(f, next, &(s)->filters, list)
+
 struct damon_ctx;
 
 /**
@@ -109,6 +270,9 @@ struct damon_ctx;
  *			since prepare_access_checks(); returns the largest
  *			&damon_region->nr_accesses seen.
  * @target_valid:	whether the target can still be monitored.
+ * @apply_scheme:	apply the scheme's action to [@start, @end) of the
+ *			target, honouring the scheme's ops-level filters;
+ *			returns the bytes the action succeeded on.
  * @cleanup:		release what the operations hold for the context.
  *
  * All callbacks run in the context's kdamond.  @init, @prepare_access_checks,
@@ -122,6 +286,10 @@ struct damon_operations {
 	void (*prepare_access_checks)(struct damon_ctx *ctx);
 	unsigned int (*check_accesses)(struct damon_ctx *ctx);
 	bool (*target_valid)(struct damon_target *t);
+	unsigned long (*apply_scheme)(struct damon_ctx *ctx,
+				      struct damon_target *t,
+				      unsigned long start, unsigned long end,
+				      struct damos *s);
 	void (*cleanup)(struct damon_ctx *ctx);
 };
 
@@ -176,6 +344,7 @@ struct damon_attrs {
  * @ops:		the operations in use.
  * @cb:			interface hooks.
  * @targets:		the targets.
+ * @schemes:		the DAMOS schemes.
  * @nr_aggregations:	aggregations completed since the last start.
  * @kdamond_lock:	protects @kdamond and @kdamond_done against
  *			concurrent start, stop and state queries.
@@ -193,6 +362,7 @@ struct damon_ctx {
 	struct damon_operations ops;
 	struct damon_callbacks cb;
 	struct list_head targets;
+	struct list_head schemes;
 	unsigned long nr_aggregations;
 
 	struct mutex kdamond_lock;	/* see the kernel-doc above */
@@ -245,6 +415,12 @@ static inline struct damon_region *damon_last_region(struct damon_target *t)
 #define damon_for_each_target_safe(t, next, ctx) \
 	list_for_each_entry_safe(t, next, &(ctx)->targets, list)
 
+#define damon_for_each_scheme(s, ctx) \
+	list_for_each_entry(s, &(ctx)->schemes, list)
+
+#define damon_for_each_scheme_safe(s, next, ctx) \
+	list_for_each_entry_safe(s, next, &(ctx)->schemes, list)
+
 #ifdef CONFIG_DAMON
 
 /* regions and targets */
@@ -277,6 +453,20 @@ bool damon_ops_registered(enum damon_ops_id id);
 int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id);
 const char *damon_ops_name(enum damon_ops_id id);
 int damon_ops_id_of(const char *name, enum damon_ops_id *id);
+
+/* schemes */
+struct damos *damos_new_scheme(void);
+void damos_add_scheme(struct damon_ctx *ctx, struct damos *s);
+void damos_destroy_scheme(struct damos *s);
+struct damos_filter *damos_new_filter(enum damos_filter_type type,
+				      bool matching);
+void damos_add_filter(struct damos *s, struct damos_filter *f);
+void damos_destroy_filter(struct damos_filter *f);
+int damos_validate(const struct damos *s);
+bool damos_action_supported(const struct damon_ctx *ctx,
+			    enum damos_action action);
+const char *damos_action_name(enum damos_action action);
+int damos_action_of(const char *name, enum damos_action *action);
 
 /* the kdamond */
 int damon_start(struct damon_ctx *ctx, const char *name);

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DAMOS: data access monitoring-based operation schemes.
+ *
+ * A scheme names an access pattern and an action.  After each aggregation
+ * (and each apply interval), the kdamond applies the action to every region
+ * whose size, access count and age match the pattern, then restarts the
+ * region's age.  Three controls make that safe to leave running:
+ *
+ *  - quotas bound the bytes (and, through the measured speed, the time) a
+ *    scheme may act on per reset interval; when there is more to do, the
+ *    regions with the highest priority score go first;
+ *  - watermarks switch a scheme on and off with a system metric;
+ *  - filters keep memory out: address ranges and targets here in the core,
+ *    anonymous memory in the operations (which see the mappings).
+ *
+ * Everything here runs in the kdamond, on objects only it touches.
+ */
+
+#define pr_fmt(fmt) "damos: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmstat.h>
+
+#include "internal.h"
+
+static const char * const damos_action_names[NR_DAMOS_ACTIONS] = {
+	[DAMOS_WILLNEED] = "willneed",
+	[DAMOS_COLD] = "cold",
+	[DAMOS_PAGEOUT] = "pageout",
+	[DAMOS_HUGEPAGE] = "hugepage",
+	[DAMOS_NOHUGEPAGE] = "nohugepage",
+	[DAMOS_STAT] = "stat",
+};
+
+const char *damos_action_name(enum damos_action action)
+{
+	return action < NR_DAMOS_ACTIONS ? damos_action_names[action] : NULL;
+}
+
+int damos_action_of(const char *name, enum damos_action *action)
+{
+	int i = match_string(damos_action_names, NR_DAMOS_ACTIONS, name);
+
+	if (i < 0)
+		return -EINVAL;
+	*action = i;
+	return 0;
+}
+
+/*
+ * Whether @ctx's operations can apply @action.  Huge page actions need
+ * transparent huge pages in the kernel.
+ */
+bool damos_action_supported(const struct damon_ctx *ctx,
+			    enum damos_action action)
+{
+	if (action >= NR_DAMOS_ACTIONS)
+		return false;
+	if (action == DAMOS_STAT)
+		return true;
+	if (!ctx->ops.apply_scheme)
+		return false;
+	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
+		return IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);
+	return true;
+}
+
+/* ------------------------------------------------------------ objects */
+
+struct damos *damos_new_scheme(void)
+{
+	struct damos *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->pattern = (struct damos_access_pattern) {
+		.max_sz = ULONG_MAX,
+		.max_nr_accesses = UINT_MAX,
+		.max_age = UINT_MAX,
+	};
+	s->action = DAMOS_STAT;
+	s->quota.reset_interval_ms = 1000;
+	s->quota.weight_nr_accesses = 1;
+	s->quota.weight_age = 1;
+	s->quota.esz = ULONG_MAX;
+	s->wmarks.interval_us = 5000000;
+	s->wmarks.active = true;
+	INIT_LIST_HEAD(&s->filters);
+	INIT_LIST_HEAD(&s->list);
+	return s;
+}
+
+void damos_add_scheme(struct damon_ctx *ctx, struct damos *s)
+{
+	list_add_tail(&s->list, &ctx->schemes);
+}
+
+/* Unlink @s from its context, if any, and free it with its filters. */
+void damos_destroy_scheme(struct damos *s)
+{
+	struct damos_filter *f, *next;
+
+	damos_for_each_filter_safe(f, next, s)
+		damos_destroy_filter(f);
+	list_del(&s->list);
+	kfree(s);
+}
+
+struct damos_filter *damos_new_filter(enum damos_filter_type type,
+				      bool matching)
+{
+	struct damos_filter *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return NULL;
+	f->type = type;
+	f->matching = matching;
+	INIT_LIST_HEAD(&f->list);
+	return f;
+}
+
+void damos_add_filter(struct damos *s, struct damos_filter *f)
+{
+	list_add_tail(&f->list, &s->filters);
+}
+
+void damos_destroy_filter(struct damos_filter *f)
+{
+	list_del(&f->list);
+	kfree(f);
+}
+
+/* Whether the scheme's settings make sense together; -EINVAL if not. */
+int damos_validate(const struct damos *s)
+{
+	const struct damos_access_pattern *p = &s->pattern;
+	const struct damos_watermarks *w = &s->wmarks;
+	const struct damos_filter *f;
+
+	if (s->action >= NR_DAMOS_ACTIONS)
+		return -EINVAL;
+	if (p->min_sz > p->max_sz || p->min_nr_accesses > p->max_nr_accesses ||
+	    p->min_age > p->max_age)
+		return -EINVAL;
+	if ((s->quota.ms || s->quota.sz) && !s->quota.reset_interval_ms)
+		return -EINVAL;
+	if (w->metric >= NR_DAMOS_WMARK_METRICS)
+		return -EINVAL;
+	if (w->metric != DAMOS_WMARK_NONE &&
+	    (!w->interval_us || w->low > w->mid || w->mid > w->high))
+		return -EINVAL;
+	list_for_each_entry(f, &s->filters, list) {
+		if (f->type >= NR_DAMOS_FILTER_TYPES)
+			return -EINVAL;
+		if (f->type == DAMOS_FILTER_ADDR &&
+		    f->addr_range.start >= f->addr_range.end)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ matching */
+
+bool damos_pattern_match(const struct damos_access_pattern *p,
+			 const struct damon_region *r)
+{
+	unsigned long sz = damon_sz_region(r);
+
+	return p->min_sz <= sz && sz <= p->max_sz &&
+	       p->min_nr_accesses <= r->nr_accesses &&
+	       r->nr_accesses <= p->max_nr_accesses &&
+	       p->min_age <= r->age && r->age <= p->max_age;
+}
+
+/*
+ * Whether the core filters of @s keep @r (of the target with index @tidx)
+ * out.  Address filters must not cut across @r: see damos_cut_at_filters().
+ */
+bool damos_core_filtered(const struct damos *s, unsigned int tidx,
+			 const struct damon_region *r)
+{
+	const struct damos_filter *f;
+	bool is;
+
+	damos_for_each_filter(f, s) {
+		switch (f->type) {
+		case DAMOS_FILTER_ADDR:
+			is = f->addr_range.start <= r->start &&
+			     r->end <= f->addr_range.end;
+			break;
+		case DAMOS_FILTER_TARGET:
+			is = f->target_idx == tidx;
+			break;
+		default:
+			continue;	/* the operations' business */
+		}
+		if (is == f->matching)
+			return true;
+	}
+	return false;
+}
+
+/* Cut @t's regions at the bounds of @s's address filters. */
+static void damos_cut_at_filters(struct damos *s, struct damon_target *t)
+{
+	struct damos_filter *f;
+
+	damos_for_each_filter(f, s) {
+		if (f->type != DAMOS_FILTER_ADDR)
+			continue;
+		damon_split_at_addr(t, ALIGN_DOWN(f->addr_range.start,
+						  DAMON_MIN_REGION));
+		damon_split_at_addr(t, ALIGN(f->addr_range.end,
+					     DAMON_MIN_REGION));
+	}
+}
+
+/* ------------------------------------------------------------ watermarks */
+
+/*
+ * One step of the watermark state machine for a measured @metric: above
+ * high or below low the scheme goes inactive; an inactive scheme comes back
+ * only once the metric is down to mid (and not below low).  Between mid and
+ * high the state stays as it was: that gap is the hysteresis.
+ */
+bool damos_wmarks_step(struct damos_watermarks *w, unsigned long metric)
+{
+	if (metric > w->high || metric < w->low)
+		w->active = false;
+	else if (metric <= w->mid)
+		w->active = true;
+	return w->active;
+}
+
+static unsigned long damos_wmark_metric(enum damos_wmark_metric metric)
+{
+	switch (metric) {
+	case DAMOS_WMARK_FREE_MEM_RATE:
+		return global_zone_page_state(NR_FREE_PAGES) * 1000 /
+		       totalram_pages();
+	default:
+		return 0;
+	}
+}
+
+static bool damos_wmarks_active(struct damos_watermarks *w)
+{
+	u64 now;
+
+	if (w->metric == DAMOS_WMARK_NONE)
+		return true;
+	now = ktime_get_ns();
+	if (now < w->next_check_ns)
+		return w->active;
+	w->next_check_ns = now + (u64)w->interval_us * NSEC_PER_USEC;
+	return damos_wmarks_step(w, damos_wmark_metric(w->metric));
+}
+
+/* ------------------------------------------------------------ quotas */
+
+static bool damos_quota_limited(const struct damos_quota *q)
+{
+	return q->ms || q->sz;
+}
+
+/* Actions that want the coldest memory first. */
+static bool damos_wants_cold(enum damos_action action)
+{
+	return action == DAMOS_PAGEOUT || action == DAMOS_COLD;
+}
+
+/*
+ * The priority of @r for @s, 0 .. DAMOS_MAX_SCORE: a weighted mean of three
+ * sub-scores, each 0 .. 100.
+ *  - size: log2 of the size, from one page (0) to 1 TiB and more (100);
+ *    larger regions first, whatever the action.
+ *  - frequency: nr_accesses per possible sample.
+ *  - age: 50 for a new region; an old accessed region is hotter (up to
+ *    100), an old idle one colder (down to 0), on a log2 scale of seconds.
+ * For actions that want cold memory (pageout, cold), frequency and age are
+ * turned around, so the coldest regions score highest.
+ */
+unsigned int damos_score(const struct damon_ctx *ctx,
+			 const struct damon_region *r, const struct damos *s)
+{
+	const struct damos_quota *q = &s->quota;
+	unsigned long samples = max(ctx->attrs.aggr_us / ctx->attrs.sample_us,
+				    1UL);
+	unsigned long sz = damon_sz_region(r);
+	unsigned int sz_sub, freq_sub, age_sub, weights;
+	unsigned long age_s;
+
+	weights = q->weight_sz + q->weight_nr_accesses + q->weight_age;
+	if (!weights)
+		return DAMOS_MAX_SCORE;
+
+	sz_sub = ilog2(max(sz, DAMON_MIN_REGION)) - ilog2(DAMON_MIN_REGION);
+	sz_sub = min(sz_sub * 100 / (40 - ilog2(DAMON_MIN_REGION)), 100U);
+	freq_sub = min_t(unsigned long, r->nr_accesses * 100UL / samples, 100);
+	age_s = (unsigned long)r->age * (ctx->attrs.aggr_us / 1000) / 1000;
+	age_sub = min_t(unsigned int, ilog2(age_s + 1) * 5, 50);
+	age_sub = r->nr_accesses ? 50 + age_sub : 50 - age_sub;
+	if (damos_wants_cold(s->action)) {
+		freq_sub = 100 - freq_sub;
+		age_sub = 100 - age_sub;
+	}
+	return (q->weight_sz * sz_sub + q->weight_nr_accesses * freq_sub +
+		q->weight_age * age_sub) / weights;
+}
+
+/*
+ * Start a new reset interval when due: count a used-up quota, renew the
+ * budget, and derive the effective size quota from the time quota and the
+ * speed measured so far.
+ */
+void damos_quota_renew(struct damos *s, unsigned long now)
+{
+	struct damos_quota *q = &s->quota;
+	unsigned long esz = ULONG_MAX;
+	u64 bytes_per_ms;
+
+	if (!damos_quota_limited(q)) {
+		q->esz = ULONG_MAX;
+		return;
+	}
+	if (q->charged_from &&
+	    time_before(now, q->charged_from +
+			msecs_to_jiffies(q->reset_interval_ms)))
+		return;
+	if (q->charged_from && q->charged_sz >= q->esz)
+		s->stat.qt_exceeds++;
+	q->charged_from = now ? now : 1;
+	q->charged_sz = 0;
+
+	if (q->sz)
+		esz = q->sz;
+	if (q->ms) {
+		/* before any measurement, assume 1 GiB/s */
+		bytes_per_ms = q->total_charged_ns ?
+			div64_u64(q->total_charged_sz * NSEC_PER_MSEC,
+				  q->total_charged_ns) : SZ_1M;
+		esz = min_t(u64, esz, bytes_per_ms * q->ms);
+	}
+	q->esz = max(ALIGN_DOWN(esz, DAMON_MIN_REGION), DAMON_MIN_REGION);
+}
+
+/*
+ * Find the lowest score worth acting on: going down from the top score,
+ * the matching regions' sizes add up to what is left of the quota.
+ */
+static void damos_quota_set_min_score(struct damon_ctx *ctx, struct damos *s)
+{
+	struct damos_quota *q = &s->quota;
+	unsigned long left = q->esz - min(q->charged_sz, q->esz), sum = 0;
+	struct damon_target *t;
+	struct damon_region *r;
+	int score;
+
+	memset(q->histogram, 0, sizeof(q->histogram));
+	damon_for_each_target(t, ctx)
+		damon_for_each_region(r, t)
+			if (damos_pattern_match(&s->pattern, r))
+				q->histogram[damos_score(ctx, r, s)] +=
+					damon_sz_region(r);
+	for (score = DAMOS_MAX_SCORE; score > 0; score--) {
+		sum += q->histogram[score];
+		if (sum >= left)
+			break;
+	}
+	q->min_score = score;
+}
+
+/* ------------------------------------------------------------ applying */
+
+/* Apply @s to @r, a region of @t (the @tidx-th target) that matched. */
+static void damos_apply_region(struct damon_ctx *ctx, struct damon_target *t,
+			       unsigned int tidx, struct damon_region *r,
+			       struct damos *s)
+{
+	struct damos_quota *q = &s->quota;
+	unsigned long sz = damon_sz_region(r), applied;
+	u64 t0;
+
+	if (damos_core_filtered(s, tidx, r))
+		return;
+	if (damos_quota_limited(q)) {
+		if (q->charged_sz >= q->esz ||
+		    damos_score(ctx, r, s) < q->min_score)
+			return;
+		/* act on the part the quota still covers */
+		if (q->charged_sz + sz > q->esz) {
+			sz = ALIGN_DOWN(q->esz - q->charged_sz,
+					DAMON_MIN_REGION);
+			if (!sz) {
+				q->charged_sz = q->esz;
+				return;
+			}
+			damon_split_region_at(t, r, sz);
+			sz = damon_sz_region(r);
+		}
+	}
+
+	s->stat.nr_tried++;
+	s->stat.sz_tried += sz;
+	if (s->action == DAMOS_STAT) {
+		applied = sz;
+	} else {
+		t0 = ktime_get_ns();
+		applied = ctx->ops.apply_scheme(ctx, t, r->start, r->end, s);
+		q->total_charged_ns += ktime_get_ns() - t0;
+		q->total_charged_sz += sz;
+		r->age = 0;	/* what was measured no longer holds */
+	}
+	q->charged_sz += sz;
+	if (applied) {
+		s->stat.nr_applied++;
+		s->stat.sz_applied += applied;
+	}
+}
+
+/* Whether @s is due at this aggregation, per its apply interval. */
+static bool damos_due(struct damon_ctx *ctx, struct damos *s)
+{
+	if (!s->apply_interval_us)
+		return true;
+	if (ctx->passed_samples < s->next_apply_sample)
+		return false;
+	s->next_apply_sample = ctx->passed_samples +
+		max(s->apply_interval_us / ctx->attrs.sample_us, 1UL);
+	return true;
+}
+
+/* In the kdamond, after each aggregation: apply every scheme that is due. */
+void damos_apply_schemes(struct damon_ctx *ctx)
+{
+	struct damon_target *t;
+	struct damon_region *r, *next;
+	struct damos *s;
+	unsigned int tidx;
+
+	damon_for_each_scheme(s, ctx) {
+		if (!damos_due(ctx, s) || !damos_wmarks_active(&s->wmarks))
+			continue;
+		if (s->action != DAMOS_STAT &&
+		    !damos_action_supported(ctx, s->action))
+			continue;
+		damos_quota_renew(s, jiffies);
+		if (damos_quota_limited(&s->quota))
+			damos_quota_set_min_score(ctx, s);
+
+		tidx = 0;
+		damon_for_each_target(t, ctx) {
+			damos_cut_at_filters(s, t);
+			damon_for_each_region_safe(r, next, t)
+				if (damos_pattern_match(&s->pattern, r))
+					damos_apply_region(ctx, t, tidx, r, s);
+			tidx++;
+		}
+	}
+}
