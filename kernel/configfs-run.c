@@ -39,6 +39,8 @@ struct damon_cfs_plan {
 	struct damon_attrs attrs;
 	unsigned int nr_targets;
 	struct damon_cfs_plan_target *targets;
+	unsigned int nr_schemes;
+	struct damos **schemes;	/* checked settings; ->priv is the directory */
 };
 
 #define damon_cfs_for_each_child(item, group) \
@@ -67,6 +69,9 @@ static void damon_cfs_plan_release(struct kref *kref)
 		kfree(plan->targets[i].ranges);
 	}
 	kfree(plan->targets);
+	for (i = 0; i < plan->nr_schemes; i++)
+		damos_destroy_scheme(plan->schemes[i]);
+	kfree(plan->schemes);
 	kfree(plan);
 }
 
@@ -123,6 +128,43 @@ static int damon_cfs_plan_ranges(struct damon_cfs_ctx *cctx,
 		}
 	}
 	return 0;
+}
+
+/* Check the scheme directories and add what they say to @plan. */
+static int damon_cfs_plan_schemes(struct damon_cfs_ctx *cctx,
+				  struct damon_cfs_plan *plan)
+{
+	struct config_item *item;
+	const char **names;
+	unsigned int nr = 0, i;
+	struct damos *s;
+	int err = 0;
+
+	damon_cfs_for_each_child(item, &cctx->schemes_group)
+		nr++;
+	if (!nr)
+		return 0;
+	plan->schemes = kcalloc(nr, sizeof(*plan->schemes), GFP_KERNEL);
+	names = kcalloc(plan->nr_targets, sizeof(*names), GFP_KERNEL);
+	if (!plan->schemes || !names) {
+		kfree(names);
+		return -ENOMEM;
+	}
+	for (i = 0; i < plan->nr_targets; i++)
+		names[i] = config_item_name(&plan->targets[i].ct->group.cg_item);
+
+	damon_cfs_for_each_child(item, &cctx->schemes_group) {
+		s = damos_cfs_build(cctx, container_of(to_config_group(item),
+					struct damos_cfs_scheme, group),
+				    plan->ops_id, names, plan->nr_targets);
+		if (IS_ERR(s)) {
+			err = PTR_ERR(s);
+			break;
+		}
+		plan->schemes[plan->nr_schemes++] = s;
+	}
+	kfree(names);
+	return err;
 }
 
 /*
@@ -202,6 +244,9 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 		err = -EINVAL;
 		goto fail;
 	}
+	err = damon_cfs_plan_schemes(cctx, plan);
+	if (err)
+		goto fail;
 	return plan;
 fail:
 	damon_cfs_plan_put(plan);
@@ -217,6 +262,26 @@ static struct damon_target *damon_cfs_find_target(struct damon_ctx *ctx,
 		if (t->priv == ct)
 			return t;
 	return NULL;
+}
+
+/* Update the scheme of the same directory as @src, or add a new one. */
+static int damon_cfs_apply_scheme(struct damon_ctx *ctx, struct damos *src)
+{
+	struct damos *s;
+
+	damon_for_each_scheme(s, ctx) {
+		if (s->priv == src->priv) {
+			damos_cfs_update(s, src);
+			return 0;
+		}
+	}
+	s = damos_new_scheme();
+	if (!s)
+		return -ENOMEM;
+	s->priv = src->priv;
+	damos_cfs_update(s, src);
+	damos_add_scheme(ctx, s);
+	return 0;
 }
 
 /*
@@ -252,6 +317,11 @@ static int damon_cfs_apply_plan(struct damon_ctx *ctx,
 			if (err)
 				return err;
 		}
+	}
+	for (i = 0; i < plan->nr_schemes; i++) {
+		err = damon_cfs_apply_scheme(ctx, plan->schemes[i]);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -299,6 +369,7 @@ static void damon_cfs_unpin_all(struct damon_cfs_ctx *cctx)
 static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 			      struct damon_cfs_plan *plan)
 {
+	struct damos_cfs_scheme *cs;
 	struct damon_cfs_target *ct;
 	struct config_item *item;
 	unsigned int i;
@@ -320,6 +391,16 @@ static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 					    &to_damon_cfs_region(item)->pinned);
 			if (err)
 				break;
+		}
+	}
+	for (i = 0; !err && i < plan->nr_schemes; i++) {
+		cs = plan->schemes[i]->priv;
+		err = damon_cfs_pin(cctx, &cs->group.cg_item, &cs->pinned);
+		damon_cfs_for_each_child(item, &cs->filters_group) {
+			if (err)
+				break;
+			err = damon_cfs_pin(cctx, item, &container_of(item,
+					struct damos_cfs_filter, item)->pinned);
 		}
 	}
 	return err;
@@ -436,10 +517,13 @@ static int damon_cfs_after_aggregation(struct damon_ctx *ctx)
 	struct damon_cfs_ctx *cctx = ctx->cb.data;
 	struct damon_cfs_plan *plan;
 	struct damon_target *t;
+	struct damos *s;
 	int err;
 
 	damon_for_each_target(t, ctx)
 		damon_cfs_publish(t);
+	damon_for_each_scheme(s, ctx)
+		damos_cfs_publish(s);
 
 	plan = damon_cfs_take_plan(cctx);
 	if (plan) {
@@ -523,6 +607,9 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	ctx->cb.before_terminate = damon_cfs_before_terminate;
 	damon_cfs_for_each_child(item, &cctx->targets_group)
 		damon_cfs_target_clear_snapshots(to_damon_cfs_target(item));
+	damon_cfs_for_each_child(item, &cctx->schemes_group)
+		damos_cfs_clear_stats(container_of(to_config_group(item),
+					struct damos_cfs_scheme, group));
 
 	err = damon_start(ctx, damon_cfs_name(cctx));
 	if (err) {
@@ -544,6 +631,7 @@ out:
 void damon_cfs_off(struct damon_cfs_ctx *cctx)
 {
 	struct damon_cfs_plan *plan;
+	struct damos *s;
 
 	lockdep_assert_held(&cctx->lock);
 	if (!cctx->live)
@@ -554,6 +642,8 @@ void damon_cfs_off(struct damon_cfs_ctx *cctx)
 	if (plan)
 		damon_cfs_finish_plan(plan, -ECANCELED);
 	cctx->nr_aggregations = cctx->live->nr_aggregations;
+	damon_for_each_scheme(s, cctx->live)
+		damos_cfs_publish(s);	/* the final counts */
 	damon_destroy_ctx(cctx->live);
 	cctx->live = NULL;
 	damon_cfs_unpin_all(cctx);

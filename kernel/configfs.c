@@ -20,24 +20,6 @@
 
 #include "configfs.h"
 
-/* Root only: the files expose other processes' memory layouts. */
-#define DAMON_CFS_ATTR(_pfx, _name)				\
-static struct configfs_attribute _pfx##attr_##_name = {		\
-	.ca_name	= __stringify(_name),			\
-	.ca_mode	= 0600,					\
-	.ca_owner	= THIS_MODULE,				\
-	.show		= _pfx##_name##_show,			\
-	.store		= _pfx##_name##_store,			\
-}
-
-#define DAMON_CFS_ATTR_RO(_pfx, _name)				\
-static struct configfs_attribute _pfx##attr_##_name = {		\
-	.ca_name	= __stringify(_name),			\
-	.ca_mode	= 0400,					\
-	.ca_owner	= THIS_MODULE,				\
-	.show		= _pfx##_name##_show,			\
-}
-
 /* ------------------------------------------------------------ parsing */
 
 /* configfs hands us a NUL-terminated copy; refuse NULs inside the value. */
@@ -50,7 +32,7 @@ static int damon_cfs_check_nul(const char *page, size_t count)
  * A decimal number in [@min, @max]: below @min is -EINVAL (the minimums
  * exclude meaningless values such as 0), above @max is -ERANGE.
  */
-static int damon_cfs_parse_ulong(const char *page, size_t count,
+int damon_cfs_parse_ulong(const char *page, size_t count,
 				 unsigned long min, unsigned long max,
 				 unsigned long *val)
 {
@@ -71,12 +53,39 @@ static int damon_cfs_parse_ulong(const char *page, size_t count,
 }
 
 /* The index of the word @page holds in @words, or -EINVAL. */
-static int damon_cfs_parse_word(const char *page, size_t count,
+int damon_cfs_parse_word(const char *page, size_t count,
 				const char * const *words, size_t nr_words)
 {
 	int err = damon_cfs_check_nul(page, count);
 
 	return err ? err : __sysfs_match_string(words, nr_words, page);
+}
+
+ssize_t damon_cfs_show_ulong(struct damon_cfs_ctx *cctx, const unsigned long *v,
+			     char *page)
+{
+	unsigned long val;
+
+	mutex_lock(&cctx->lock);
+	val = *v;
+	mutex_unlock(&cctx->lock);
+	return sysfs_emit(page, "%lu\n", val);
+}
+
+ssize_t damon_cfs_store_ulong(struct damon_cfs_ctx *cctx, unsigned long *v,
+			      const char *page, size_t count,
+			      unsigned long min, unsigned long max)
+{
+	unsigned long val;
+	int err;
+
+	err = damon_cfs_parse_ulong(page, count, min, max, &val);
+	if (err)
+		return err;
+	mutex_lock(&cctx->lock);
+	*v = val;
+	mutex_unlock(&cctx->lock);
+	return count;
 }
 
 /* ------------------------------------------------------------ regions */
@@ -315,11 +324,6 @@ static const struct config_item_type damon_cfs_targets_type = {
 	.ct_owner = THIS_MODULE,
 };
 
-/* Schemes come with DAMOS; until then the directory takes no mkdir. */
-static const struct config_item_type damon_cfs_schemes_type = {
-	.ct_owner = THIS_MODULE,
-};
-
 /* ------------------------------------------------------------ contexts */
 
 static ssize_t damon_cfs_ctx_operations_show(struct config_item *item,
@@ -538,7 +542,7 @@ static struct config_group *damon_cfs_ctx_make(struct config_group *group,
 				    &damon_cfs_targets_type);
 	configfs_add_default_group(&cctx->targets_group, &cctx->group);
 	config_group_init_type_name(&cctx->schemes_group, "schemes",
-				    &damon_cfs_schemes_type);
+				    &damos_cfs_schemes_type);
 	configfs_add_default_group(&cctx->schemes_group, &cctx->group);
 	return &cctx->group;
 }
@@ -583,7 +587,13 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 		if (damon_ops_registered(id))
 			len += sysfs_emit_at(page, len, "%s ", ops_words[id]);
 	len += sysfs_emit_at(page, len,
-			     "state:commit snapshot nr_aggregations\n");
+			     "state:commit snapshot nr_aggregations schemes");
+	for (id = 0; id < NR_DAMOS_ACTIONS; id++)
+		if (damos_action_available(id))
+			len += sysfs_emit_at(page, len, " action:%s",
+					     damos_action_name(id));
+	len += sysfs_emit_at(page, len,
+			     " filter:anon filter:addr filter:target wmark:free_mem_rate\n");
 	return len;
 }
 

@@ -25,6 +25,7 @@
 #include <linux/configfs.h>
 #include <linux/damon.h>
 #include <linux/kref.h>
+#include <linux/limits.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -96,6 +97,45 @@ struct damon_cfs_region {
 	bool pinned;
 };
 
+/* A scheme directory; the staged values mirror struct damos. */
+struct damos_cfs_scheme {
+	struct config_group group;
+	struct config_group pattern_group;
+	struct config_group quotas_group;
+	struct config_group wmarks_group;
+	struct config_group filters_group;
+	struct config_group stats_group;
+	struct damon_cfs_ctx *cctx;
+
+	/* staged, under cctx->lock */
+	unsigned long action;
+	unsigned long apply_interval_us;
+	unsigned long min_sz, max_sz;
+	unsigned long min_nr_accesses, max_nr_accesses;
+	unsigned long min_age, max_age;
+	unsigned long quota_ms, quota_bytes, quota_reset_ms;
+	unsigned long weight_sz, weight_nr_accesses, weight_age;
+	unsigned long wmark_metric, wmark_interval_us;
+	unsigned long wmark_high, wmark_mid, wmark_low;
+	bool pinned;
+
+	/* what the kdamond did, published at each aggregation */
+	spinlock_t stat_lock;	/* protects @stat and @esz */
+	struct damos_stat stat;
+	unsigned long esz;
+};
+
+struct damos_cfs_filter {
+	struct config_item item;
+	struct damon_cfs_ctx *cctx;
+	/* staged, under cctx->lock */
+	unsigned long type;
+	bool matching;
+	unsigned long addr_start, addr_end;
+	char target[NAME_MAX + 1];
+	bool pinned;
+};
+
 static inline struct damon_cfs_ctx *to_damon_cfs_ctx(struct config_item *i)
 {
 	return container_of(to_config_group(i), struct damon_cfs_ctx, group);
@@ -113,6 +153,47 @@ to_damon_cfs_region(struct config_item *i)
 {
 	return container_of(i, struct damon_cfs_region, item);
 }
+
+/* Root only: the files expose other processes' memory layouts. */
+#define DAMON_CFS_ATTR(_pfx, _name)				\
+static struct configfs_attribute _pfx##attr_##_name = {		\
+	.ca_name	= __stringify(_name),			\
+	.ca_mode	= 0600,					\
+	.ca_owner	= THIS_MODULE,				\
+	.show		= _pfx##_name##_show,			\
+	.store		= _pfx##_name##_store,			\
+}
+
+#define DAMON_CFS_ATTR_RO(_pfx, _name)				\
+static struct configfs_attribute _pfx##attr_##_name = {		\
+	.ca_name	= __stringify(_name),			\
+	.ca_mode	= 0400,					\
+	.ca_owner	= THIS_MODULE,				\
+	.show		= _pfx##_name##_show,			\
+}
+
+/* configfs.c */
+int damon_cfs_parse_ulong(const char *page, size_t count,
+			  unsigned long min, unsigned long max,
+			  unsigned long *val);
+int damon_cfs_parse_word(const char *page, size_t count,
+			 const char * const *words, size_t nr_words);
+ssize_t damon_cfs_show_ulong(struct damon_cfs_ctx *cctx, const unsigned long *v,
+			     char *page);
+ssize_t damon_cfs_store_ulong(struct damon_cfs_ctx *cctx, unsigned long *v,
+			      const char *page, size_t count,
+			      unsigned long min, unsigned long max);
+
+/* configfs-schemes.c */
+extern const struct config_item_type damos_cfs_schemes_type;
+struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
+			      struct damos_cfs_scheme *cs,
+			      enum damon_ops_id ops_id,
+			      const char * const *target_names,
+			      unsigned int nr_targets);
+void damos_cfs_update(struct damos *dst, struct damos *src);
+void damos_cfs_publish(struct damos *s);
+void damos_cfs_clear_stats(struct damos_cfs_scheme *cs);
 
 /* configfs-run.c */
 int damon_cfs_on(struct damon_cfs_ctx *cctx);

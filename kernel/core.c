@@ -261,6 +261,33 @@ int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id)
 	return err;
 }
 
+/* Whether operations @id are registered and can apply @action. */
+bool damos_ops_support(enum damon_ops_id id, enum damos_action action)
+{
+	bool can;
+
+	if (id >= NR_DAMON_OPS || action >= NR_DAMOS_ACTIONS)
+		return false;
+	mutex_lock(&damon_ops_lock);
+	can = damon_registered_ops[id].init &&
+	      (action == DAMOS_STAT || damon_registered_ops[id].apply_scheme);
+	mutex_unlock(&damon_ops_lock);
+	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
+		can = can && IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);
+	return can;
+}
+
+/* Whether any registered operations can apply @action. */
+bool damos_action_available(enum damos_action action)
+{
+	int id;
+
+	for (id = 0; id < NR_DAMON_OPS; id++)
+		if (damos_ops_support(id, action))
+			return true;
+	return false;
+}
+
 const char *damon_ops_name(enum damon_ops_id id)
 {
 	return id < NR_DAMON_OPS ? damon_ops_names[id] : NULL;

@@ -465,6 +465,8 @@ void damos_destroy_filter(struct damos_filter *f);
 int damos_validate(const struct damos *s);
 bool damos_action_supported(const struct damon_ctx *ctx,
 			    enum damos_action action);
+bool damos_ops_support(enum damon_ops_id id, enum damos_action action);
+bool damos_action_available(enum damos_action action);
 const char *damos_action_name(enum damos_action action);
 int damos_action_of(const char *name, enum damos_action *action);
 

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * configfs directories of DAMOS schemes: contexts/NAME/schemes/SNAME/.
+ *
+ * Like the rest of the tree, writes only stage values (checked one by one);
+ * damos_cfs_build() turns a scheme directory into a checked struct damos
+ * for a plan (configfs-run.c), and the kdamond publishes each scheme's
+ * statistics back with damos_cfs_publish().
+ */
+
+#define pr_fmt(fmt) "damon-configfs: " fmt
+
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "configfs.h"
+
+#define DAMOS_CFS_MAX_WEIGHT	10000
+
+static const char * const damos_cfs_wmark_metrics[NR_DAMOS_WMARK_METRICS] = {
+	[DAMOS_WMARK_NONE] = "none",
+	[DAMOS_WMARK_FREE_MEM_RATE] = "free_mem_rate",
+};
+
+static const char * const damos_cfs_filter_types[NR_DAMOS_FILTER_TYPES] = {
+	[DAMOS_FILTER_ANON] = "anon",
+	[DAMOS_FILTER_ADDR] = "addr",
+	[DAMOS_FILTER_TARGET] = "target",
+};
+
+static struct damos_cfs_scheme *damos_cfs_scheme_of(struct config_item *i)
+{
+	return container_of(to_config_group(i), struct damos_cfs_scheme,
+			    group);
+}
+
+/* The scheme of one of its default groups. */
+#define DAMOS_CFS_GROUP_SCHEME(_grp)					\
+static struct damos_cfs_scheme *damos_cfs_##_grp##_scheme(		\
+		struct config_item *i)					\
+{									\
+	return container_of(to_config_group(i), struct damos_cfs_scheme, \
+			    _grp##_group);				\
+}
+
+DAMOS_CFS_GROUP_SCHEME(pattern)
+DAMOS_CFS_GROUP_SCHEME(quotas)
+DAMOS_CFS_GROUP_SCHEME(wmarks)
+DAMOS_CFS_GROUP_SCHEME(stats)
+
+/* An unsigned long attribute @_file of group @_grp, staged in @_field. */
+#define DAMOS_CFS_ULONG_ATTR(_grp, _file, _field, _min, _max)		\
+static ssize_t damos_cfs_##_grp##_##_file##_show(struct config_item *i,	\
+						  char *page)		\
+{									\
+	struct damos_cfs_scheme *cs = damos_cfs_##_grp##_scheme(i);	\
+									\
+	return damon_cfs_show_ulong(cs->cctx, &cs->_field, page);	\
+}									\
+static ssize_t damos_cfs_##_grp##_##_file##_store(struct config_item *i, \
+						   const char *page,	\
+						   size_t count)	\
+{									\
+	struct damos_cfs_scheme *cs = damos_cfs_##_grp##_scheme(i);	\
+									\
+	return damon_cfs_store_ulong(cs->cctx, &cs->_field, page, count, \
+				     _min, _max);			\
+}									\
+DAMON_CFS_ATTR(damos_cfs_##_grp##_, _file)
+
+/* ------------------------------------------------------------ access_pattern */
+
+DAMOS_CFS_ULONG_ATTR(pattern, min_size_bytes, min_sz, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, max_size_bytes, max_sz, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, min_nr_accesses, min_nr_accesses, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, max_nr_accesses, max_nr_accesses, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, min_age, min_age, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, max_age, max_age, 0, UINT_MAX);
+
+static struct configfs_attribute *damos_cfs_pattern_attrs[] = {
+	&damos_cfs_pattern_attr_min_size_bytes,
+	&damos_cfs_pattern_attr_max_size_bytes,
+	&damos_cfs_pattern_attr_min_nr_accesses,
+	&damos_cfs_pattern_attr_max_nr_accesses,
+	&damos_cfs_pattern_attr_min_age,
+	&damos_cfs_pattern_attr_max_age,
+	NULL,
+};
+
+static const struct config_item_type damos_cfs_pattern_type = {
+	.ct_attrs = damos_cfs_pattern_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ quotas */
+
+DAMOS_CFS_ULONG_ATTR(quotas, ms, quota_ms, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(quotas, bytes, quota_bytes, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(quotas, reset_interval_ms, quota_reset_ms, 1, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(quotas, weight_size, weight_sz, 0, DAMOS_CFS_MAX_WEIGHT);
+DAMOS_CFS_ULONG_ATTR(quotas, weight_nr_accesses, weight_nr_accesses, 0,
+		     DAMOS_CFS_MAX_WEIGHT);
+DAMOS_CFS_ULONG_ATTR(quotas, weight_age, weight_age, 0, DAMOS_CFS_MAX_WEIGHT);
+
+static ssize_t damos_cfs_quotas_effective_bytes_show(struct config_item *i,
+						     char *page)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_quotas_scheme(i);
+	unsigned long esz;
+
+	spin_lock(&cs->stat_lock);
+	esz = cs->esz;
+	spin_unlock(&cs->stat_lock);
+	return sysfs_emit(page, "%lu\n", esz);
+}
+
+DAMON_CFS_ATTR_RO(damos_cfs_quotas_, effective_bytes);
+
+static struct configfs_attribute *damos_cfs_quotas_attrs[] = {
+	&damos_cfs_quotas_attr_ms,
+	&damos_cfs_quotas_attr_bytes,
+	&damos_cfs_quotas_attr_reset_interval_ms,
+	&damos_cfs_quotas_attr_weight_size,
+	&damos_cfs_quotas_attr_weight_nr_accesses,
+	&damos_cfs_quotas_attr_weight_age,
+	&damos_cfs_quotas_attr_effective_bytes,
+	NULL,
+};
+
+static const struct config_item_type damos_cfs_quotas_type = {
+	.ct_attrs = damos_cfs_quotas_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ watermarks */
+
+static ssize_t damos_cfs_wmarks_metric_show(struct config_item *i, char *page)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_wmarks_scheme(i);
+	unsigned long m;
+
+	mutex_lock(&cs->cctx->lock);
+	m = cs->wmark_metric;
+	mutex_unlock(&cs->cctx->lock);
+	return sysfs_emit(page, "%s\n", damos_cfs_wmark_metrics[m]);
+}
+
+static ssize_t damos_cfs_wmarks_metric_store(struct config_item *i,
+					     const char *page, size_t count)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_wmarks_scheme(i);
+	int m;
+
+	m = damon_cfs_parse_word(page, count, damos_cfs_wmark_metrics,
+				 NR_DAMOS_WMARK_METRICS);
+	if (m < 0)
+		return m;
+	mutex_lock(&cs->cctx->lock);
+	cs->wmark_metric = m;
+	mutex_unlock(&cs->cctx->lock);
+	return count;
+}
+
+DAMON_CFS_ATTR(damos_cfs_wmarks_, metric);
+DAMOS_CFS_ULONG_ATTR(wmarks, interval_us, wmark_interval_us, 1, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(wmarks, high, wmark_high, 0, 1000);
+DAMOS_CFS_ULONG_ATTR(wmarks, mid, wmark_mid, 0, 1000);
+DAMOS_CFS_ULONG_ATTR(wmarks, low, wmark_low, 0, 1000);
+
+static struct configfs_attribute *damos_cfs_wmarks_attrs[] = {
+	&damos_cfs_wmarks_attr_metric,
+	&damos_cfs_wmarks_attr_interval_us,
+	&damos_cfs_wmarks_attr_high,
+	&damos_cfs_wmarks_attr_mid,
+	&damos_cfs_wmarks_attr_low,
+	NULL,
+};
+
+static const struct config_item_type damos_cfs_wmarks_type = {
+	.ct_attrs = damos_cfs_wmarks_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ stats */
+
+/* A read-only counter of the last published statistics. */
+#define DAMOS_CFS_STAT_ATTR(_name)					\
+static ssize_t damos_cfs_stats_##_name##_show(struct config_item *i,	\
+					       char *page)		\
+{									\
+	struct damos_cfs_scheme *cs = damos_cfs_stats_scheme(i);	\
+	unsigned long v;						\
+									\
+	spin_lock(&cs->stat_lock);					\
+	v = cs->stat._name;						\
+	spin_unlock(&cs->stat_lock);					\
+	return sysfs_emit(page, "%lu\n", v);				\
+}									\
+DAMON_CFS_ATTR_RO(damos_cfs_stats_, _name)
+
+DAMOS_CFS_STAT_ATTR(nr_tried);
+DAMOS_CFS_STAT_ATTR(sz_tried);
+DAMOS_CFS_STAT_ATTR(nr_applied);
+DAMOS_CFS_STAT_ATTR(sz_applied);
+DAMOS_CFS_STAT_ATTR(qt_exceeds);
+
+static struct configfs_attribute *damos_cfs_stats_attrs[] = {
+	&damos_cfs_stats_attr_nr_tried,
+	&damos_cfs_stats_attr_sz_tried,
+	&damos_cfs_stats_attr_nr_applied,
+	&damos_cfs_stats_attr_sz_applied,
+	&damos_cfs_stats_attr_qt_exceeds,
+	NULL,
+};
+
+static const struct config_item_type damos_cfs_stats_type = {
+	.ct_attrs = damos_cfs_stats_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+/* In the kdamond, or once it stopped: make @s's results visible. */
+void damos_cfs_publish(struct damos *s)
+{
+	struct damos_cfs_scheme *cs = s->priv;
+	bool limited = s->quota.ms || s->quota.sz;
+
+	spin_lock(&cs->stat_lock);
+	cs->stat = s->stat;
+	cs->esz = limited && s->quota.charged_from ? s->quota.esz : 0;
+	spin_unlock(&cs->stat_lock);
+}
+
+void damos_cfs_clear_stats(struct damos_cfs_scheme *cs)
+{
+	spin_lock(&cs->stat_lock);
+	cs->stat = (struct damos_stat) {};
+	cs->esz = 0;
+	spin_unlock(&cs->stat_lock);
+}
+
+/* ------------------------------------------------------------ filters */
+
+static struct damos_cfs_filter *damos_cfs_filter_of(struct config_item *i)
+{
+	return container_of(i, struct damos_cfs_filter, item);
+}
+
+static ssize_t damos_cfs_filter_type_show(struct config_item *i, char *page)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	unsigned long type;
+
+	mutex_lock(&cf->cctx->lock);
+	type = cf->type;
+	mutex_unlock(&cf->cctx->lock);
+	return sysfs_emit(page, "%s\n", damos_cfs_filter_types[type]);
+}
+
+static ssize_t damos_cfs_filter_type_store(struct config_item *i,
+					   const char *page, size_t count)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	int type;
+
+	type = damon_cfs_parse_word(page, count, damos_cfs_filter_types,
+				    NR_DAMOS_FILTER_TYPES);
+	if (type < 0)
+		return type;
+	mutex_lock(&cf->cctx->lock);
+	cf->type = type;
+	mutex_unlock(&cf->cctx->lock);
+	return count;
+}
+
+static ssize_t damos_cfs_filter_matching_show(struct config_item *i,
+					      char *page)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	bool matching;
+
+	mutex_lock(&cf->cctx->lock);
+	matching = cf->matching;
+	mutex_unlock(&cf->cctx->lock);
+	return sysfs_emit(page, "%c\n", matching ? 'Y' : 'N');
+}
+
+static ssize_t damos_cfs_filter_matching_store(struct config_item *i,
+					       const char *page, size_t count)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	bool matching;
+	int err;
+
+	if (strnlen(page, count) != count)
+		return -EINVAL;
+	err = kstrtobool(page, &matching);
+	if (err)
+		return err;
+	/* kstrtobool looks at the first characters only: no junk after. */
+	if (!sysfs_streq(page, "y") && !sysfs_streq(page, "Y") &&
+	    !sysfs_streq(page, "n") && !sysfs_streq(page, "N") &&
+	    !sysfs_streq(page, "1") && !sysfs_streq(page, "0") &&
+	    !sysfs_streq(page, "on") && !sysfs_streq(page, "off"))
+		return -EINVAL;
+	mutex_lock(&cf->cctx->lock);
+	cf->matching = matching;
+	mutex_unlock(&cf->cctx->lock);
+	return count;
+}
+
+static ssize_t damos_cfs_filter_addr_show(struct config_item *i, char *page,
+					  bool end)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+
+	return damon_cfs_show_ulong(cf->cctx,
+				    end ? &cf->addr_end : &cf->addr_start,
+				    page);
+}
+
+static ssize_t damos_cfs_filter_addr_store(struct config_item *i,
+					   const char *page, size_t count,
+					   bool end)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+
+	return damon_cfs_store_ulong(cf->cctx,
+				     end ? &cf->addr_end : &cf->addr_start,
+				     page, count, 0, ULONG_MAX);
+}
+
+static ssize_t damos_cfs_filter_addr_start_show(struct config_item *i,
+						char *page)
+{
+	return damos_cfs_filter_addr_show(i, page, false);
+}
+
+static ssize_t damos_cfs_filter_addr_start_store(struct config_item *i,
+						 const char *page,
+						 size_t count)
+{
+	return damos_cfs_filter_addr_store(i, page, count, false);
+}
+
+static ssize_t damos_cfs_filter_addr_end_show(struct config_item *i,
+					      char *page)
+{
+	return damos_cfs_filter_addr_show(i, page, true);
+}
+
+static ssize_t damos_cfs_filter_addr_end_store(struct config_item *i,
+					       const char *page, size_t count)
+{
+	return damos_cfs_filter_addr_store(i, page, count, true);
+}
+
+static ssize_t damos_cfs_filter_target_show(struct config_item *i, char *page)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	ssize_t len;
+
+	mutex_lock(&cf->cctx->lock);
+	len = sysfs_emit(page, "%s\n", cf->target);
+	mutex_unlock(&cf->cctx->lock);
+	return len;
+}
+
+static ssize_t damos_cfs_filter_target_store(struct config_item *i,
+					     const char *page, size_t count)
+{
+	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	size_t len = count;
+
+	if (strnlen(page, count) != count)
+		return -EINVAL;
+	if (len && page[len - 1] == '\n')
+		len--;
+	if (len > NAME_MAX || memchr(page, '/', len))
+		return -EINVAL;
+	mutex_lock(&cf->cctx->lock);
+	memcpy(cf->target, page, len);
+	cf->target[len] = '\0';
+	mutex_unlock(&cf->cctx->lock);
+	return count;
+}
+
+DAMON_CFS_ATTR(damos_cfs_filter_, type);
+DAMON_CFS_ATTR(damos_cfs_filter_, matching);
+DAMON_CFS_ATTR(damos_cfs_filter_, addr_start);
+DAMON_CFS_ATTR(damos_cfs_filter_, addr_end);
+DAMON_CFS_ATTR(damos_cfs_filter_, target);
+
+static struct configfs_attribute *damos_cfs_filter_attrs[] = {
+	&damos_cfs_filter_attr_type,
+	&damos_cfs_filter_attr_matching,
+	&damos_cfs_filter_attr_addr_start,
+	&damos_cfs_filter_attr_addr_end,
+	&damos_cfs_filter_attr_target,
+	NULL,
+};
+
+static void damos_cfs_filter_release(struct config_item *i)
+{
+	kfree(damos_cfs_filter_of(i));
+}
+
+static struct configfs_item_operations damos_cfs_filter_item_ops = {
+	.release = damos_cfs_filter_release,
+};
+
+static const struct config_item_type damos_cfs_filter_type = {
+	.ct_item_ops = &damos_cfs_filter_item_ops,
+	.ct_attrs = damos_cfs_filter_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *damos_cfs_filter_make(struct config_group *group,
+						 const char *name)
+{
+	struct damos_cfs_scheme *cs = container_of(group,
+			struct damos_cfs_scheme, filters_group);
+	struct damos_cfs_filter *cf;
+
+	cf = kzalloc(sizeof(*cf), GFP_KERNEL);
+	if (!cf)
+		return ERR_PTR(-ENOMEM);
+	cf->cctx = cs->cctx;
+	cf->type = DAMOS_FILTER_ANON;
+	cf->matching = true;
+	config_item_init_type_name(&cf->item, name, &damos_cfs_filter_type);
+	return &cf->item;
+}
+
+static struct configfs_group_operations damos_cfs_filters_group_ops = {
+	.make_item = damos_cfs_filter_make,
+};
+
+static const struct config_item_type damos_cfs_filters_type = {
+	.ct_group_ops = &damos_cfs_filters_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ schemes */
+
+static ssize_t damos_cfs_scheme_action_show(struct config_item *i, char *page)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+	unsigned long action;
+
+	mutex_lock(&cs->cctx->lock);
+	action = cs->action;
+	mutex_unlock(&cs->cctx->lock);
+	return sysfs_emit(page, "%s\n", damos_action_name(action));
+}
+
+static ssize_t damos_cfs_scheme_action_store(struct config_item *i,
+					     const char *page, size_t count)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+	const char *names[NR_DAMOS_ACTIONS];
+	int action;
+
+	for (action = 0; action < NR_DAMOS_ACTIONS; action++)
+		names[action] = damos_action_name(action);
+	action = damon_cfs_parse_word(page, count, names, NR_DAMOS_ACTIONS);
+	if (action < 0)
+		return action;
+	if (!damos_action_available(action))
+		return -EINVAL;
+	mutex_lock(&cs->cctx->lock);
+	cs->action = action;
+	mutex_unlock(&cs->cctx->lock);
+	return count;
+}
+
+static ssize_t damos_cfs_scheme_apply_interval_us_show(struct config_item *i,
+						       char *page)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+
+	return damon_cfs_show_ulong(cs->cctx, &cs->apply_interval_us, page);
+}
+
+static ssize_t damos_cfs_scheme_apply_interval_us_store(struct config_item *i,
+							const char *page,
+							size_t count)
+{
+	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+
+	return damon_cfs_store_ulong(cs->cctx, &cs->apply_interval_us, page,
+				     count, 0, ULONG_MAX);
+}
+
+DAMON_CFS_ATTR(damos_cfs_scheme_, action);
+DAMON_CFS_ATTR(damos_cfs_scheme_, apply_interval_us);
+
+static struct configfs_attribute *damos_cfs_scheme_attrs[] = {
+	&damos_cfs_scheme_attr_action,
+	&damos_cfs_scheme_attr_apply_interval_us,
+	NULL,
+};
+
+static void damos_cfs_scheme_release(struct config_item *i)
+{
+	kfree(damos_cfs_scheme_of(i));
+}
+
+static struct configfs_item_operations damos_cfs_scheme_item_ops = {
+	.release = damos_cfs_scheme_release,
+};
+
+static const struct config_item_type damos_cfs_scheme_type = {
+	.ct_item_ops = &damos_cfs_scheme_item_ops,
+	.ct_attrs = damos_cfs_scheme_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static void damos_cfs_add_group(struct damos_cfs_scheme *cs,
+				struct config_group *g, const char *name,
+				const struct config_item_type *type)
+{
+	config_group_init_type_name(g, name, type);
+	configfs_add_default_group(g, &cs->group);
+}
+
+static struct config_group *damos_cfs_scheme_make(struct config_group *group,
+						  const char *name)
+{
+	struct damon_cfs_ctx *cctx = container_of(group, struct damon_cfs_ctx,
+						  schemes_group);
+	struct damos_cfs_scheme *cs;
+
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	if (!cs)
+		return ERR_PTR(-ENOMEM);
+	cs->cctx = cctx;
+	spin_lock_init(&cs->stat_lock);
+	/* the defaults of struct damos, as damos_new_scheme() sets them */
+	cs->action = DAMOS_STAT;
+	cs->max_sz = ULONG_MAX;
+	cs->max_nr_accesses = UINT_MAX;
+	cs->max_age = UINT_MAX;
+	cs->quota_reset_ms = 1000;
+	cs->weight_nr_accesses = 1;
+	cs->weight_age = 1;
+	cs->wmark_metric = DAMOS_WMARK_NONE;
+	cs->wmark_interval_us = 5000000;
+
+	config_group_init_type_name(&cs->group, name, &damos_cfs_scheme_type);
+	damos_cfs_add_group(cs, &cs->pattern_group, "access_pattern",
+			    &damos_cfs_pattern_type);
+	damos_cfs_add_group(cs, &cs->quotas_group, "quotas",
+			    &damos_cfs_quotas_type);
+	damos_cfs_add_group(cs, &cs->wmarks_group, "watermarks",
+			    &damos_cfs_wmarks_type);
+	damos_cfs_add_group(cs, &cs->filters_group, "filters",
+			    &damos_cfs_filters_type);
+	damos_cfs_add_group(cs, &cs->stats_group, "stats",
+			    &damos_cfs_stats_type);
+	return &cs->group;
+}
+
+static struct configfs_group_operations damos_cfs_schemes_group_ops = {
+	.make_group = damos_cfs_scheme_make,
+};
+
+const struct config_item_type damos_cfs_schemes_type = {
+	.ct_group_ops = &damos_cfs_schemes_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+/* ------------------------------------------------------------ plans */
+
+static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
+				  struct damos_cfs_scheme *cs,
+				  struct damos_cfs_filter *cf, struct damos *s,
+				  const char * const *target_names,
+				  unsigned int nr_targets)
+{
+	const char *where = config_item_name(&cs->group.cg_item);
+	struct damos_filter *f;
+	unsigned int i;
+
+	f = damos_new_filter(cf->type, cf->matching);
+	if (!f)
+		return -ENOMEM;
+	damos_add_filter(s, f);
+	switch (cf->type) {
+	case DAMOS_FILTER_ADDR:
+		if (cf->addr_start >= cf->addr_end) {
+			pr_info_ratelimited("%s: scheme %s: filter %s: need addr_start < addr_end\n",
+					    config_item_name(&cctx->group.cg_item),
+					    where, config_item_name(&cf->item));
+			return -EINVAL;
+		}
+		f->addr_range.start = cf->addr_start;
+		f->addr_range.end = cf->addr_end;
+		break;
+	case DAMOS_FILTER_TARGET:
+		for (i = 0; i < nr_targets; i++)
+			if (!strcmp(target_names[i], cf->target))
+				break;
+		if (i == nr_targets) {
+			pr_info_ratelimited("%s: scheme %s: filter %s: no target '%s'\n",
+					    config_item_name(&cctx->group.cg_item),
+					    where, config_item_name(&cf->item),
+					    cf->target);
+			return -EINVAL;
+		}
+		f->target_idx = i;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The checked struct damos that scheme directory @cs describes, for a
+ * context of operations @ops_id whose targets, in order, are named
+ * @target_names.  Needs su_mutex and cctx->lock.
+ */
+struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
+			      struct damos_cfs_scheme *cs,
+			      enum damon_ops_id ops_id,
+			      const char * const *target_names,
+			      unsigned int nr_targets)
+{
+	const char *name = config_item_name(&cs->group.cg_item);
+	struct config_item *item;
+	struct damos *s;
+	int err;
+
+	if (!damos_ops_support(ops_id, cs->action)) {
+		pr_info_ratelimited("%s: scheme %s: %s cannot %s\n",
+				    config_item_name(&cctx->group.cg_item), name,
+				    damon_ops_name(ops_id),
+				    damos_action_name(cs->action));
+		return ERR_PTR(-EINVAL);
+	}
+	s = damos_new_scheme();
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->priv = cs;
+	s->action = cs->action;
+	s->apply_interval_us = cs->apply_interval_us;
+	s->pattern = (struct damos_access_pattern) {
+		.min_sz = cs->min_sz,
+		.max_sz = cs->max_sz,
+		.min_nr_accesses = cs->min_nr_accesses,
+		.max_nr_accesses = cs->max_nr_accesses,
+		.min_age = cs->min_age,
+		.max_age = cs->max_age,
+	};
+	s->quota.ms = cs->quota_ms;
+	s->quota.sz = cs->quota_bytes;
+	s->quota.reset_interval_ms = cs->quota_reset_ms;
+	s->quota.weight_sz = cs->weight_sz;
+	s->quota.weight_nr_accesses = cs->weight_nr_accesses;
+	s->quota.weight_age = cs->weight_age;
+	s->wmarks.metric = cs->wmark_metric;
+	s->wmarks.interval_us = cs->wmark_interval_us;
+	s->wmarks.high = cs->wmark_high;
+	s->wmarks.mid = cs->wmark_mid;
+	s->wmarks.low = cs->wmark_low;
+
+	list_for_each_entry(item, &cs->filters_group.cg_children, ci_entry) {
+		err = damos_cfs_build_filter(cctx, cs,
+					     container_of(item,
+						struct damos_cfs_filter, item),
+					     s, target_names, nr_targets);
+		if (err)
+			goto fail;
+	}
+	err = damos_validate(s);
+	if (err) {
+		pr_info_ratelimited("%s: scheme %s: need min <= max in access_pattern, and low <= mid <= high with a watermark metric\n",
+				    config_item_name(&cctx->group.cg_item),
+				    name);
+		goto fail;
+	}
+	return s;
+fail:
+	damos_destroy_scheme(s);
+	return ERR_PTR(err);
+}
+
+/*
+ * Give the running scheme @dst the settings of @src (from a plan), keeping
+ * its statistics and quota accounting; @src's filters move to @dst.
+ */
+void damos_cfs_update(struct damos *dst, struct damos *src)
+{
+	struct damos_filter *f, *next;
+	struct damos_quota *q = &dst->quota;
+
+	dst->pattern = src->pattern;
+	dst->action = src->action;
+	dst->apply_interval_us = src->apply_interval_us;
+	q->ms = src->quota.ms;
+	q->sz = src->quota.sz;
+	q->reset_interval_ms = src->quota.reset_interval_ms;
+	q->weight_sz = src->quota.weight_sz;
+	q->weight_nr_accesses = src->quota.weight_nr_accesses;
+	q->weight_age = src->quota.weight_age;
+	q->charged_from = 0;	/* new budgets apply from now */
+	if (dst->wmarks.metric != src->wmarks.metric)
+		dst->wmarks.active = src->wmarks.metric == DAMOS_WMARK_NONE;
+	dst->wmarks.metric = src->wmarks.metric;
+	dst->wmarks.interval_us = src->wmarks.interval_us;
+	dst->wmarks.high = src->wmarks.high;
+	dst->wmarks.mid = src->wmarks.mid;
+	dst->wmarks.low = src->wmarks.low;
+	dst->wmarks.next_check_ns = 0;	/* measure at the next chance */
+
+	damos_for_each_filter_safe(f, next, dst)
+		damos_destroy_filter(f);
+	list_splice_init(&src->filters, &dst->filters);
+}
