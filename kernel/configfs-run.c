@@ -154,8 +154,7 @@ static int damon_cfs_plan_schemes(struct damon_cfs_ctx *cctx,
 		names[i] = config_item_name(&plan->targets[i].ct->group.cg_item);
 
 	damon_cfs_for_each_child(item, &cctx->schemes_group) {
-		s = damos_cfs_build(cctx, container_of(to_config_group(item),
-					struct damos_cfs_scheme, group),
+		s = damos_cfs_build(cctx, to_damos_cfs_scheme(item),
 				    plan->ops_id, names, plan->nr_targets);
 		if (IS_ERR(s)) {
 			err = PTR_ERR(s);
@@ -399,8 +398,8 @@ static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 		damon_cfs_for_each_child(item, &cs->filters_group) {
 			if (err)
 				break;
-			err = damon_cfs_pin(cctx, item, &container_of(item,
-					struct damos_cfs_filter, item)->pinned);
+			err = damon_cfs_pin(cctx, item,
+					    &to_damos_cfs_filter(item)->pinned);
 		}
 	}
 	return err;
@@ -608,8 +607,7 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	damon_cfs_for_each_child(item, &cctx->targets_group)
 		damon_cfs_target_clear_snapshots(to_damon_cfs_target(item));
 	damon_cfs_for_each_child(item, &cctx->schemes_group)
-		damos_cfs_clear_stats(container_of(to_config_group(item),
-					struct damos_cfs_scheme, group));
+		damos_cfs_clear_stats(to_damos_cfs_scheme(item));
 
 	err = damon_start(ctx, damon_cfs_name(cctx));
 	if (err) {

@@ -29,12 +29,6 @@ static const char * const damos_cfs_filter_types[NR_DAMOS_FILTER_TYPES] = {
 	[DAMOS_FILTER_TARGET] = "target",
 };
 
-static struct damos_cfs_scheme *damos_cfs_scheme_of(struct config_item *i)
-{
-	return container_of(to_config_group(i), struct damos_cfs_scheme,
-			    group);
-}
-
 /* The scheme of one of its default groups. */
 #define DAMOS_CFS_GROUP_SCHEME(_grp)					\
 static struct damos_cfs_scheme *damos_cfs_##_grp##_scheme(		\
@@ -241,14 +235,9 @@ void damos_cfs_clear_stats(struct damos_cfs_scheme *cs)
 
 /* ------------------------------------------------------------ filters */
 
-static struct damos_cfs_filter *damos_cfs_filter_of(struct config_item *i)
-{
-	return container_of(i, struct damos_cfs_filter, item);
-}
-
 static ssize_t damos_cfs_filter_type_show(struct config_item *i, char *page)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	unsigned long type;
 
 	mutex_lock(&cf->cctx->lock);
@@ -260,7 +249,7 @@ static ssize_t damos_cfs_filter_type_show(struct config_item *i, char *page)
 static ssize_t damos_cfs_filter_type_store(struct config_item *i,
 					   const char *page, size_t count)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	int type;
 
 	type = damon_cfs_parse_word(page, count, damos_cfs_filter_types,
@@ -276,7 +265,7 @@ static ssize_t damos_cfs_filter_type_store(struct config_item *i,
 static ssize_t damos_cfs_filter_matching_show(struct config_item *i,
 					      char *page)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	bool matching;
 
 	mutex_lock(&cf->cctx->lock);
@@ -288,7 +277,7 @@ static ssize_t damos_cfs_filter_matching_show(struct config_item *i,
 static ssize_t damos_cfs_filter_matching_store(struct config_item *i,
 					       const char *page, size_t count)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	bool matching;
 	int err;
 
@@ -312,7 +301,7 @@ static ssize_t damos_cfs_filter_matching_store(struct config_item *i,
 static ssize_t damos_cfs_filter_addr_show(struct config_item *i, char *page,
 					  bool end)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 
 	return damon_cfs_show_ulong(cf->cctx,
 				    end ? &cf->addr_end : &cf->addr_start,
@@ -323,7 +312,7 @@ static ssize_t damos_cfs_filter_addr_store(struct config_item *i,
 					   const char *page, size_t count,
 					   bool end)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 
 	return damon_cfs_store_ulong(cf->cctx,
 				     end ? &cf->addr_end : &cf->addr_start,
@@ -357,7 +346,7 @@ static ssize_t damos_cfs_filter_addr_end_store(struct config_item *i,
 
 static ssize_t damos_cfs_filter_target_show(struct config_item *i, char *page)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	ssize_t len;
 
 	mutex_lock(&cf->cctx->lock);
@@ -369,7 +358,7 @@ static ssize_t damos_cfs_filter_target_show(struct config_item *i, char *page)
 static ssize_t damos_cfs_filter_target_store(struct config_item *i,
 					     const char *page, size_t count)
 {
-	struct damos_cfs_filter *cf = damos_cfs_filter_of(i);
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	size_t len = count;
 
 	if (strnlen(page, count) != count)
@@ -402,7 +391,7 @@ static struct configfs_attribute *damos_cfs_filter_attrs[] = {
 
 static void damos_cfs_filter_release(struct config_item *i)
 {
-	kfree(damos_cfs_filter_of(i));
+	kfree(to_damos_cfs_filter(i));
 }
 
 static struct configfs_item_operations damos_cfs_filter_item_ops = {
@@ -445,7 +434,7 @@ static const struct config_item_type damos_cfs_filters_type = {
 
 static ssize_t damos_cfs_scheme_action_show(struct config_item *i, char *page)
 {
-	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
 	unsigned long action;
 
 	mutex_lock(&cs->cctx->lock);
@@ -457,7 +446,7 @@ static ssize_t damos_cfs_scheme_action_show(struct config_item *i, char *page)
 static ssize_t damos_cfs_scheme_action_store(struct config_item *i,
 					     const char *page, size_t count)
 {
-	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
 	const char *names[NR_DAMOS_ACTIONS];
 	int action;
 
@@ -477,7 +466,7 @@ static ssize_t damos_cfs_scheme_action_store(struct config_item *i,
 static ssize_t damos_cfs_scheme_apply_interval_us_show(struct config_item *i,
 						       char *page)
 {
-	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
 
 	return damon_cfs_show_ulong(cs->cctx, &cs->apply_interval_us, page);
 }
@@ -486,7 +475,7 @@ static ssize_t damos_cfs_scheme_apply_interval_us_store(struct config_item *i,
 							const char *page,
 							size_t count)
 {
-	struct damos_cfs_scheme *cs = damos_cfs_scheme_of(i);
+	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
 
 	return damon_cfs_store_ulong(cs->cctx, &cs->apply_interval_us, page,
 				     count, 0, ULONG_MAX);
@@ -503,7 +492,7 @@ static struct configfs_attribute *damos_cfs_scheme_attrs[] = {
 
 static void damos_cfs_scheme_release(struct config_item *i)
 {
-	kfree(damos_cfs_scheme_of(i));
+	kfree(to_damos_cfs_scheme(i));
 }
 
 static struct configfs_item_operations damos_cfs_scheme_item_ops = {
@@ -665,9 +654,8 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 
 	list_for_each_entry(item, &cs->filters_group.cg_children, ci_entry) {
 		err = damos_cfs_build_filter(cctx, cs,
-					     container_of(item,
-						struct damos_cfs_filter, item),
-					     s, target_names, nr_targets);
+					     to_damos_cfs_filter(item), s,
+					     target_names, nr_targets);
 		if (err)
 			goto fail;
 	}

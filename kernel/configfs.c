@@ -33,8 +33,8 @@ static int damon_cfs_check_nul(const char *page, size_t count)
  * exclude meaningless values such as 0), above @max is -ERANGE.
  */
 int damon_cfs_parse_ulong(const char *page, size_t count,
-				 unsigned long min, unsigned long max,
-				 unsigned long *val)
+			  unsigned long min, unsigned long max,
+			  unsigned long *val)
 {
 	unsigned long v;
 	int err;
@@ -54,7 +54,7 @@ int damon_cfs_parse_ulong(const char *page, size_t count,
 
 /* The index of the word @page holds in @words, or -EINVAL. */
 int damon_cfs_parse_word(const char *page, size_t count,
-				const char * const *words, size_t nr_words)
+			 const char * const *words, size_t nr_words)
 {
 	int err = damon_cfs_check_nul(page, count);
 

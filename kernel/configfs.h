@@ -154,6 +154,19 @@ to_damon_cfs_region(struct config_item *i)
 	return container_of(i, struct damon_cfs_region, item);
 }
 
+static inline struct damos_cfs_scheme *
+to_damos_cfs_scheme(struct config_item *i)
+{
+	return container_of(to_config_group(i), struct damos_cfs_scheme,
+			    group);
+}
+
+static inline struct damos_cfs_filter *
+to_damos_cfs_filter(struct config_item *i)
+{
+	return container_of(i, struct damos_cfs_filter, item);
+}
+
 /* Root only: the files expose other processes' memory layouts. */
 #define DAMON_CFS_ATTR(_pfx, _name)				\
 static struct configfs_attribute _pfx##attr_##_name = {		\
