@@ -23,6 +23,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -192,8 +193,11 @@ bool damos_core_filtered(const struct damos *s, unsigned int tidx,
 	damos_for_each_filter(f, s) {
 		switch (f->type) {
 		case DAMOS_FILTER_ADDR:
-			is = f->addr_range.start <= r->start &&
-			     r->end <= f->addr_range.end;
+			/* whole pages, as damos_cut_at_filters() cuts */
+			is = ALIGN_DOWN(f->addr_range.start,
+					DAMON_MIN_REGION) <= r->start &&
+			     r->end <= ALIGN(f->addr_range.end,
+					     DAMON_MIN_REGION);
 			break;
 		case DAMOS_FILTER_TARGET:
 			is = f->target_idx == tidx;
@@ -324,7 +328,7 @@ void damos_quota_renew(struct damos *s, unsigned long now)
 {
 	struct damos_quota *q = &s->quota;
 	unsigned long esz = ULONG_MAX;
-	u64 bytes_per_ms;
+	u64 bytes_per_ms, esz_ms;
 
 	if (!damos_quota_limited(q)) {
 		q->esz = ULONG_MAX;
@@ -346,7 +350,9 @@ void damos_quota_renew(struct damos *s, unsigned long now)
 		bytes_per_ms = q->total_charged_ns ?
 			div64_u64(q->total_charged_sz * NSEC_PER_MSEC,
 				  q->total_charged_ns) : SZ_1M;
-		esz = min_t(u64, esz, bytes_per_ms * q->ms);
+		if (check_mul_overflow(bytes_per_ms, (u64)q->ms, &esz_ms))
+			esz_ms = ULONG_MAX;
+		esz = min_t(u64, esz, esz_ms);
 	}
 	q->esz = max(ALIGN_DOWN(esz, DAMON_MIN_REGION), DAMON_MIN_REGION);
 }
