@@ -9,6 +9,11 @@
 #   make selftests   boot that kernel over hostfs and run selftests/*.bats
 #   make tools       the userspace tool(s) under tools/
 #
+# DEBUG=1 makes uml, selftests and check use the debug flavour of the UML
+# kernel instead (lockdep, KASAN, kmemleak, ...: scripts/uml-debug.config
+# over scripts/uml.config, built in build/uml-debug; selftest results in
+# build/results/debug/selftests); DEBUG=both uses both flavours.
+#
 # KSRC=/path/to/linux uses that 6.12-compatible tree instead of Debian's
 # linux-source-6.12.  Nothing in KSRC (or /usr/src) is ever modified.
 
@@ -20,6 +25,23 @@ KUNIT_O	:= $(BUILD)/kunit
 RESULTS	:= $(BUILD)/results
 JOBS	?= $(shell nproc)
 UML	:= $(UML_O)/linux
+UML_DBG_O := $(BUILD)/uml-debug
+UML_DBG	:= $(UML_DBG_O)/linux
+
+# The kernel flavours that uml, selftests and check work on.
+DEBUG	?=
+ifeq ($(filter-out 0,$(DEBUG)),)
+FLAVOURS := normal
+else ifeq ($(DEBUG),1)
+FLAVOURS := debug
+else ifeq ($(DEBUG),both)
+FLAVOURS := normal debug
+else
+$(error DEBUG must be empty, 0, 1 or both, not "$(DEBUG)")
+endif
+# The results stage (see scripts/totals.sh) of each flavour's selftests.
+ST_STAGE_normal	:= selftests
+ST_STAGE_debug	:= debug/selftests
 
 # ccache keeps rebuilds in fresh clones fast; use it when it is there.
 CCACHE	:= $(shell command -v ccache 2>/dev/null)
@@ -32,12 +54,14 @@ KCC	:=
 endif
 
 KMAKE	:= $(MAKE) -C $(TREE) O=$(UML_O) ARCH=um $(KCC) -j$(JOBS)
+KMAKE_DBG := $(MAKE) -C $(TREE) O=$(UML_DBG_O) ARCH=um $(KCC) -j$(JOBS)
 
 # Debian packages the build and tests need.
 DEB_PKGS := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	    libssl-dev python3 bats ccache xz-utils patch procps kmod
 
-.PHONY: all deps tree uml kunit selftests tools tools-test check demo \
+.PHONY: all deps tree uml uml-normal uml-debug kunit selftests \
+	selftests-normal selftests-debug tools tools-test check demo \
 	clean distclean FORCE
 
 all: uml tools
@@ -64,9 +88,28 @@ $(UML_O)/.config: scripts/uml.config | tree
 	@$(KMAKE) -s olddefconfig
 	@scripts/check-config.sh $(UML_O)/.config scripts/uml.config
 
-uml: tree $(UML_O)/.config
+# The debug flavour: the same tree, its own output directory.
+$(UML_DBG_O)/.config: scripts/uml.config scripts/uml-debug.config | tree
+	@mkdir -p $(UML_DBG_O)
+	@echo "  CONFIG  $(UML_DBG_O)"
+	@$(KMAKE_DBG) -s defconfig
+	@cd $(UML_DBG_O) && $(TREE)/scripts/kconfig/merge_config.sh -m \
+		-O $(UML_DBG_O) $(UML_DBG_O)/.config \
+		$(CURDIR)/scripts/uml.config $(CURDIR)/scripts/uml-debug.config \
+		>/dev/null
+	@$(KMAKE_DBG) -s olddefconfig
+	@scripts/check-config.sh $(UML_DBG_O)/.config scripts/uml.config \
+		scripts/uml-debug.config
+
+uml: $(addprefix uml-,$(FLAVOURS))
+
+uml-normal: tree $(UML_O)/.config
 	@echo "  BUILD   $(UML)"
 	@$(KMAKE) -s linux
+
+uml-debug: tree $(UML_DBG_O)/.config
+	@echo "  BUILD   $(UML_DBG)"
+	@$(KMAKE_DBG) -s linux
 
 kunit: tree
 	@mkdir -p $(RESULTS)
@@ -75,10 +118,23 @@ kunit: tree
 
 # ---------------------------------------------------------------- tests
 
-selftests: uml
+# With DEBUG=both, both flavours run even if the first fails.
+selftests:
+	@rc=0; for f in $(FLAVOURS); do \
+		$(MAKE) --no-print-directory selftests-$$f || rc=1; \
+	done; exit $$rc
+
+selftests-normal: uml-normal
 	@$(MAKE) -s -C selftests
 	@mkdir -p $(RESULTS)
-	@scripts/run-selftests.sh $(UML) $(RESULTS)/selftests
+	@scripts/run-selftests.sh $(UML) $(RESULTS)/$(ST_STAGE_normal)
+
+# The debug kernel runs everything several times slower.
+selftests-debug: uml-debug
+	@$(MAKE) -s -C selftests
+	@mkdir -p $(RESULTS)/debug
+	@ST_TIMEOUT=$${ST_TIMEOUT:-3600} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-600} \
+		scripts/run-selftests.sh $(UML_DBG) $(RESULTS)/$(ST_STAGE_debug)
 
 # tools/ gets its first program with the damo issue; until then there is
 # nothing to build or test there.
@@ -96,23 +152,26 @@ ifneq ($(HAVE_TOOLS),)
 endif
 
 check: deps
-	@rm -f $(RESULTS)/*.counts
+	@rm -f $(RESULTS)/*.counts $(RESULTS)/debug/*.counts
 	@rc=0; \
 	$(MAKE) --no-print-directory kunit || rc=1; \
-	$(MAKE) --no-print-directory selftests || rc=1; \
+	for f in $(FLAVOURS); do \
+		$(MAKE) --no-print-directory selftests-$$f || rc=1; \
+	done; \
 	$(MAKE) --no-print-directory tools-test || rc=1; \
-	scripts/totals.sh $(RESULTS) kunit selftests $(if $(HAVE_TOOLS),tools) \
-		|| rc=1; \
+	scripts/totals.sh $(RESULTS) kunit \
+		$(foreach f,$(FLAVOURS),$(ST_STAGE_$(f))) \
+		$(if $(HAVE_TOOLS),tools) || rc=1; \
 	exit $$rc
 
-demo: uml tools
+demo: uml-normal tools
 	@$(MAKE) -s -C selftests
 	@scripts/demo.sh $(UML)
 
 # ---------------------------------------------------------------- cleaning
 
 clean:
-	rm -rf $(UML_O) $(KUNIT_O) $(RESULTS)
+	rm -rf $(UML_O) $(UML_DBG_O) $(KUNIT_O) $(RESULTS)
 	-$(MAKE) -s -C selftests clean
 	$(if $(HAVE_TOOLS),-$(MAKE) -s -C tools clean)
 

@@ -11,8 +11,10 @@
 #   ST_SUITES        comma-separated .bats files (default: selftests/*.bats)
 #   ST_FILTER        bats --filter regex (no white space), optional
 #   ST_TEST_TIMEOUT  seconds one test may take (default 300, 0: no limit)
+#   ST_FUZZ_SEED, ST_FUZZ_SECS   for 60-fuzz.bats, optional
 #
-# Writes ST_OUTDIR/results.tap (bats' TAP), ST_OUTDIR/dmesg.log and, last,
+# Writes ST_OUTDIR/results.tap (bats' TAP), ST_OUTDIR/kmemleak.log (when
+# the kernel has kmemleak), ST_OUTDIR/dmesg.log and, last,
 # ST_OUTDIR/init.rc (the exit status of bats), then powers the machine off.
 # PID 1 must never exit: that would panic the kernel.
 
@@ -149,6 +151,27 @@ start=$(date +%s)
 bats "${opts[@]}" "${suites[@]}" > "$ST_OUTDIR/results.tap" < /dev/null
 rc=$?
 say "bats exited $rc after $(( $(date +%s) - start ))s"
+
+# kmemleak (the debug flavour has it): scan for what the whole run leaked
+# and save the report for run-selftests.sh.  Objects younger than 5 s are
+# never reported, hence the pause; a second scan drops what the first one
+# saw unreferenced only because its pointer was in flight (the report
+# lists the objects that the latest scan found unreferenced).
+kmemleak=/sys/kernel/debug/kmemleak
+if [ -e "$kmemleak" ]; then
+	say "kmemleak: scanning"
+	sleep 6
+	if echo scan > "$kmemleak" && sleep 2 && echo scan > "$kmemleak"; then
+		cat "$kmemleak" > "$ST_OUTDIR/kmemleak.log" 2>&1
+		say "kmemleak: $(grep -c '^unreferenced object' \
+			"$ST_OUTDIR/kmemleak.log") unreferenced object(s)"
+	else
+		# It disables itself on errors (metadata pool exhausted, ...).
+		say "kmemleak: cannot scan"
+		echo "kmemleak: unavailable: $(dmesg | grep -m3 'kmemleak:')" \
+			> "$ST_OUTDIR/kmemleak.log"
+	fi
+fi
 
 dmesg > "$ST_OUTDIR/dmesg.log" 2>&1 || say "dmesg failed"
 echo "$rc" > "$ST_OUTDIR/init.rc"

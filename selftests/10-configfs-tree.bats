@@ -1,0 +1,402 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# The shape of /sys/kernel/config/damon/ (configfs-layout.md, "The tree"):
+# features, the directories and files of contexts, targets, regions,
+# schemes and filters, their modes and defaults, and which mkdir and rmdir
+# configfs allows.
+
+load lib
+load configfs
+
+setup() {
+	cfs_setup
+}
+
+teardown() {
+	cfs_teardown
+}
+
+# sorted_ls DIR: the entries of DIR, one line, sorted, space-separated.
+sorted_ls() {
+	ls -A "$1" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+sorted_words() {
+	printf '%s\n' "$@" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# check_modes DIR RW_FILES... -- RO_FILES...: regular files, root-owned,
+# 0600 or 0400.
+check_modes() {
+	local dir=$1 f mode=600
+	shift
+	for f in "$@"; do
+		if [ "$f" = -- ]; then
+			mode=400
+			continue
+		fi
+		[ -f "$dir/$f" ] || { echo "$dir/$f is not a regular file"; return 1; }
+		[ "$(cfs_mode "$dir/$f")" = "$mode" ] ||
+			{ echo "$dir/$f has mode $(cfs_mode "$dir/$f"), expected $mode"; return 1; }
+		[ "$(stat -c %u:%g "$dir/$f")" = 0:0 ] ||
+			{ echo "$dir/$f is owned by $(stat -c %u:%g "$dir/$f")"; return 1; }
+	done
+}
+
+@test "damon/ holds features and contexts/, and contexts/ starts empty" {
+	[ -d "$CFS" ]
+	[ "$(sorted_ls "$CFS")" = "contexts features" ]
+	[ -f "$CFS/features" ]
+	[ -d "$CFS_CTXS" ]
+	[ -z "$(ls -A "$CFS_CTXS")" ]
+}
+
+@test "features is one line of distinct words naming every core feature" {
+	local text word seen=" "
+	text=$(cat "$CFS/features"; echo x)
+	text=${text%x}
+	# Exactly one line, newline-terminated, words separated by one space.
+	[ "$(printf %s "$text" | wc -l)" -eq 1 ]
+	[[ "$text" == *$'\n' ]]
+	[[ "$text" =~ ^[a-z0-9_:]+( [a-z0-9_:]+)*$'\n'$ ]]
+	for word in $text; do
+		[[ "$seen" != *" $word "* ]] || { echo "duplicate word $word"; return 1; }
+		seen+="$word "
+	done
+	for word in ops:vaddr ops:fvaddr state:commit snapshot nr_aggregations \
+		schemes action:stat action:willneed action:cold action:pageout \
+		filter:anon filter:addr filter:target wmark:free_mem_rate; do
+		[[ "$seen" == *" $word "* ]] || { echo "features lacks $word: $text"; return 1; }
+	done
+}
+
+@test "features is 0400, root-owned, and cannot be written" {
+	local before
+	check_modes "$CFS" -- features
+	before=$(cat "$CFS/features")
+	run cfs_w "$CFS/features" "ops:vaddr"
+	[ "$output" != OK ]
+	[ "$(cat "$CFS/features")" = "$before" ]
+}
+
+@test "a new context has exactly its files and the targets/ and schemes/ groups" {
+	local c=$CFS_CTXS/web
+	cfs_mkctx web
+	[ -d "$c" ]
+	[ "$(sorted_ls "$c")" = "$(sorted_words "${CFS_CTX_RW[@]}" \
+		"${CFS_CTX_RO[@]}" "${CFS_CTX_DIRS[@]}")" ]
+	[ -d "$c/targets" ]
+	[ -d "$c/schemes" ]
+	[ -z "$(ls -A "$c/targets")" ]
+	[ -z "$(ls -A "$c/schemes")" ]
+	[ "$(sorted_ls "$CFS_CTXS")" = web ]
+}
+
+@test "context files are 0600, read-only ones 0400, all root-owned" {
+	cfs_mkctx web
+	check_modes "$CFS_CTXS/web" "${CFS_CTX_RW[@]}" -- "${CFS_CTX_RO[@]}"
+}
+
+@test "a new target has pid, snapshot and the regions/ group, with their modes" {
+	local t=$CFS_CTXS/web/targets/app
+	cfs_mkctx web
+	cfs_mktarget web app
+	[ "$(sorted_ls "$t")" = "$(sorted_words "${CFS_TARGET_RW[@]}" \
+		"${CFS_TARGET_RO[@]}" "${CFS_TARGET_DIRS[@]}")" ]
+	[ -d "$t/regions" ]
+	[ -z "$(ls -A "$t/regions")" ]
+	check_modes "$t" "${CFS_TARGET_RW[@]}" -- "${CFS_TARGET_RO[@]}"
+}
+
+@test "a new region has start and end, both 0600" {
+	local r=$CFS_CTXS/web/targets/app/regions/r0
+	cfs_mkctx web
+	cfs_mktarget web app
+	cfs_expect_mkdir OK "$r"
+	[ "$(sorted_ls "$r")" = "end start" ]
+	check_modes "$r" "${CFS_REGION_RW[@]}"
+}
+
+@test "fresh contexts, targets and regions read their documented defaults" {
+	local c=$CFS_CTXS/web t=$CFS_CTXS/web/targets/app
+	cfs_mkctx web
+	cfs_mktarget web app
+	cfs_expect_mkdir OK "$t/regions/r0"
+	cfs_expect_value "$c/operations" vaddr
+	cfs_expect_value "$c/sample_us" 5000
+	cfs_expect_value "$c/aggr_us" 100000
+	cfs_expect_value "$c/update_us" 1000000
+	cfs_expect_value "$c/min_nr_regions" 10
+	cfs_expect_value "$c/max_nr_regions" 1000
+	cfs_expect_value "$c/state" off
+	cfs_expect_value "$c/kdamond_pid" -1
+	cfs_expect_value "$c/nr_aggregations" 0
+	cfs_expect_value "$t/pid" -1
+	# An empty snapshot is an empty file.
+	[ "$("$SYSIO" read "$t/snapshot" | wc -c)" -eq 0 ]
+	cfs_expect_value "$t/regions/r0/start" 0
+	cfs_expect_value "$t/regions/r0/end" 0
+}
+
+@test "read-only files refuse writes, even from root, and keep their values" {
+	local c=$CFS_CTXS/web t=$CFS_CTXS/web/targets/app f before
+	cfs_mkctx web
+	cfs_mktarget web app
+	for f in "$c/kdamond_pid" "$c/nr_aggregations" "$t/snapshot"; do
+		before=$(cat "$f")
+		run cfs_w "$f" 1234
+		[ "$output" != OK ] || { echo "writing $f worked"; return 1; }
+		run cfs_w "$f" $'1\n'
+		[ "$output" != OK ] || { echo "writing $f worked"; return 1; }
+		[ "$(cat "$f")" = "$before" ]
+	done
+}
+
+@test "default groups cannot be removed: rmdir fails with EPERM" {
+	cfs_mkctx web
+	cfs_mktarget web app
+	cfs_expect_rmdir EPERM "$CFS_CTXS"
+	cfs_expect_rmdir EPERM "$CFS_CTXS/web/targets"
+	cfs_expect_rmdir EPERM "$CFS_CTXS/web/schemes"
+	cfs_expect_rmdir EPERM "$CFS_CTXS/web/targets/app/regions"
+	[ -d "$CFS_CTXS/web/targets" ]
+	[ -d "$CFS_CTXS/web/schemes" ]
+	[ -d "$CFS_CTXS/web/targets/app/regions" ]
+}
+
+@test "a new scheme has action, apply_interval_us and its five default groups" {
+	local s=$CFS_CTXS/web/schemes/sc
+	cfs_mkctx web
+	cfs_mkscheme web sc
+	[ "$(sorted_ls "$CFS_CTXS/web/schemes")" = sc ]
+	[ "$(sorted_ls "$s")" = "$(sorted_words "${CFS_SCHEME_RW[@]}" \
+		"${CFS_SCHEME_DIRS[@]}")" ]
+	[ "$(sorted_ls "$s/access_pattern")" = "$(sorted_words "${CFS_PATTERN_RW[@]}")" ]
+	[ "$(sorted_ls "$s/quotas")" = "$(sorted_words "${CFS_QUOTAS_RW[@]}" \
+		"${CFS_QUOTAS_RO[@]}")" ]
+	[ "$(sorted_ls "$s/watermarks")" = "$(sorted_words "${CFS_WMARKS_RW[@]}")" ]
+	[ "$(sorted_ls "$s/stats")" = "$(sorted_words "${CFS_STATS_RO[@]}")" ]
+	[ -d "$s/filters" ]
+	[ -z "$(ls -A "$s/filters")" ]
+}
+
+@test "scheme files are 0600, effective_bytes and stats 0400, all root-owned" {
+	local s=$CFS_CTXS/web/schemes/sc
+	cfs_mkctx web
+	cfs_mkscheme web sc
+	check_modes "$s" "${CFS_SCHEME_RW[@]}"
+	check_modes "$s/access_pattern" "${CFS_PATTERN_RW[@]}"
+	check_modes "$s/quotas" "${CFS_QUOTAS_RW[@]}" -- "${CFS_QUOTAS_RO[@]}"
+	check_modes "$s/watermarks" "${CFS_WMARKS_RW[@]}"
+	check_modes "$s/stats" -- "${CFS_STATS_RO[@]}"
+}
+
+@test "a new filter has type, matching, addr_start, addr_end and target, all 0600" {
+	local f=$CFS_CTXS/web/schemes/sc/filters/f0
+	cfs_mkctx web
+	cfs_mkscheme web sc f0
+	[ "$(sorted_ls "$f")" = "$(sorted_words "${CFS_FILTER_RW[@]}")" ]
+	check_modes "$f" "${CFS_FILTER_RW[@]}"
+}
+
+@test "fresh schemes and filters read their documented defaults" {
+	local s=$CFS_CTXS/web/schemes/sc f
+	cfs_mkctx web
+	cfs_mkscheme web sc f0
+	cfs_expect_value "$s/action" stat
+	cfs_expect_value "$s/apply_interval_us" 0
+	cfs_expect_value "$s/access_pattern/min_size_bytes" 0
+	cfs_expect_value "$s/access_pattern/max_size_bytes" "$U64_MAX"
+	cfs_expect_value "$s/access_pattern/min_nr_accesses" 0
+	cfs_expect_value "$s/access_pattern/max_nr_accesses" 4294967295
+	cfs_expect_value "$s/access_pattern/min_age" 0
+	cfs_expect_value "$s/access_pattern/max_age" 4294967295
+	cfs_expect_value "$s/quotas/ms" 0
+	cfs_expect_value "$s/quotas/bytes" 0
+	cfs_expect_value "$s/quotas/reset_interval_ms" 1000
+	cfs_expect_value "$s/quotas/weight_size" 0
+	cfs_expect_value "$s/quotas/weight_nr_accesses" 1
+	cfs_expect_value "$s/quotas/weight_age" 1
+	cfs_expect_value "$s/quotas/effective_bytes" 0
+	cfs_expect_value "$s/watermarks/metric" none
+	cfs_expect_value "$s/watermarks/interval_us" 5000000
+	cfs_expect_value "$s/watermarks/high" 0
+	cfs_expect_value "$s/watermarks/mid" 0
+	cfs_expect_value "$s/watermarks/low" 0
+	for f in "${CFS_STATS_RO[@]}"; do
+		cfs_expect_value "$s/stats/$f" 0
+	done
+	cfs_expect_value "$s/filters/f0/type" anon
+	cfs_expect_value "$s/filters/f0/matching" Y
+	cfs_expect_value "$s/filters/f0/addr_start" 0
+	cfs_expect_value "$s/filters/f0/addr_end" 0
+	# No target named: an empty value, with or without its newline.
+	[ -z "$(cat "$s/filters/f0/target")" ]
+}
+
+@test "a scheme's default groups cannot be removed (EPERM) and go with it" {
+	local s=$CFS_CTXS/web/schemes/sc d
+	cfs_mkctx web
+	cfs_mkscheme web sc f0
+	for d in "${CFS_SCHEME_DIRS[@]}"; do
+		cfs_expect_rmdir EPERM "$s/$d"
+		[ -d "$s/$d" ]
+	done
+	run "$SYSIO" rmdir "$s"
+	[ "$output" != OK ]
+	cfs_expect_rmdir OK "$s/filters/f0"
+	cfs_expect_rmdir OK "$s"
+	[ ! -e "$s" ]
+	[ -z "$(ls -A "$CFS_CTXS/web/schemes")" ]
+	# A scheme made again under the same name is fresh.
+	cfs_mkscheme web sc
+	[ -z "$(ls -A "$s/filters")" ]
+}
+
+@test "mkdir in a scheme, its groups (but filters/) or a filter fails with EPERM" {
+	local s=$CFS_CTXS/web/schemes/sc d
+	cfs_mkctx web
+	cfs_mkscheme web sc f0
+	for d in "$s" "$s/access_pattern" "$s/quotas" "$s/watermarks" \
+		"$s/stats" "$s/filters/f0"; do
+		cfs_expect_mkdir EPERM "$d/extra"
+		[ ! -e "$d/extra" ]
+	done
+}
+
+@test "several schemes and filters coexist; filters keep their names" {
+	local s=$CFS_CTXS/web/schemes
+	cfs_mkctx web
+	cfs_mkscheme web reclaim z a m
+	cfs_mkscheme web hot
+	[ "$(sorted_ls "$s")" = "hot reclaim" ]
+	[ "$(sorted_ls "$s/reclaim/filters")" = "a m z" ]
+	[ -z "$(ls -A "$s/hot/filters")" ]
+	cfs_set "$s/reclaim/action" pageout
+	cfs_expect_value "$s/hot/action" stat
+}
+
+@test "mkdir where configfs allows none fails with EPERM" {
+	local t=$CFS_CTXS/web/targets/app
+	cfs_mkctx web
+	cfs_mktarget web app
+	cfs_expect_mkdir OK "$t/regions/r0"
+	cfs_expect_mkdir EPERM "$CFS/extra"
+	cfs_expect_mkdir EPERM "$CFS_CTXS/web/extra"
+	cfs_expect_mkdir EPERM "$t/extra"
+	cfs_expect_mkdir EPERM "$t/regions/r0/extra"
+	[ "$(sorted_ls "$CFS")" = "contexts features" ]
+	[ ! -e "$CFS_CTXS/web/extra" ]
+	[ ! -e "$t/extra" ]
+	[ ! -e "$t/regions/r0/extra" ]
+}
+
+@test "rmdir of a user-made directory that is not empty fails and keeps it" {
+	cfs_mkctx web
+	cfs_mktarget web app
+	cfs_expect_mkdir OK "$CFS_CTXS/web/targets/app/regions/r0"
+	run "$SYSIO" rmdir "$CFS_CTXS/web"
+	[ "$output" != OK ]
+	run "$SYSIO" rmdir "$CFS_CTXS/web/targets/app"
+	[ "$output" != OK ]
+	[ -d "$CFS_CTXS/web/targets/app/regions/r0" ]
+	# Children first, then the parents: the documented order works.
+	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/app/regions/r0"
+	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/app"
+	cfs_expect_rmdir OK "$CFS_CTXS/web"
+	[ -z "$(ls -A "$CFS_CTXS")" ]
+}
+
+@test "default groups go with their parent; a re-made context is fresh" {
+	local c=$CFS_CTXS/web
+	cfs_mkctx web
+	cfs_mktarget web app 1
+	cfs_set "$c/sample_us" 777
+	cfs_set "$c/operations" fvaddr
+	cfs_expect_rmdir OK "$c/targets/app"
+	cfs_expect_rmdir OK "$c"
+	[ ! -e "$c" ]
+	[ ! -e "$c/targets" ]
+	[ ! -e "$c/schemes" ]
+	cfs_mkctx web
+	cfs_expect_value "$c/sample_us" 5000
+	cfs_expect_value "$c/operations" vaddr
+	[ -z "$(ls -A "$c/targets")" ]
+}
+
+@test "directory names are free: contexts, targets and regions" {
+	local long name names=(a web.1 my-ctx_2 UPPER 0 "with space" café)
+	long=$(printf 'n%.0s' $(seq 100))
+	names+=("$long")
+	for name in "${names[@]}"; do
+		cfs_mkctx "$name"
+		cfs_mktarget "$name" "$name"
+		cfs_expect_mkdir OK "$CFS_CTXS/$name/targets/$name/regions/$name"
+		[ -f "$CFS_CTXS/$name/targets/$name/regions/$name/start" ]
+		cfs_expect_value "$CFS_CTXS/$name/state" off
+	done
+	[ "$(ls -A "$CFS_CTXS" | wc -l)" -eq "${#names[@]}" ]
+	for name in "${names[@]}"; do
+		cfs_expect_rmdir OK "$CFS_CTXS/$name/targets/$name/regions/$name"
+		cfs_expect_rmdir OK "$CFS_CTXS/$name/targets/$name"
+		cfs_expect_rmdir OK "$CFS_CTXS/$name"
+	done
+	[ -z "$(ls -A "$CFS_CTXS")" ]
+}
+
+@test "a name that is taken cannot be made again (EEXIST)" {
+	cfs_mkctx web
+	cfs_mktarget web app
+	cfs_expect_mkdir OK "$CFS_CTXS/web/targets/app/regions/r0"
+	cfs_expect_mkdir EEXIST "$CFS_CTXS/web"
+	cfs_expect_mkdir EEXIST "$CFS_CTXS/web/targets/app"
+	cfs_expect_mkdir EEXIST "$CFS_CTXS/web/targets/app/regions/r0"
+	# Nor can a directory take the name of a file or a default group.
+	cfs_expect_mkdir EEXIST "$CFS_CTXS/web/targets"
+	run "$SYSIO" mkdir "$CFS_CTXS/web/sample_us"
+	[ "$output" != OK ]
+	[ -f "$CFS_CTXS/web/sample_us" ]
+}
+
+@test "many contexts, targets and regions coexist and go away cleanly" {
+	local i j k
+	for i in $(seq 12); do
+		cfs_mkctx "c$i"
+		for j in 1 2 3; do
+			cfs_mktarget "c$i" "t$j"
+			for k in 1 2 3; do
+				cfs_expect_mkdir OK "$CFS_CTXS/c$i/targets/t$j/regions/r$k"
+			done
+		done
+	done
+	[ "$(ls -A "$CFS_CTXS" | wc -l)" -eq 12 ]
+	[ "$(ls -d "$CFS_CTXS"/*/targets/*/regions/*/ | wc -l)" -eq $((12 * 9)) ]
+	cfs_remove_all
+}
+
+@test "contexts are independent of each other" {
+	cfs_mkctx a
+	cfs_mkctx b
+	cfs_set "$CFS_CTXS/a/sample_us" 1234
+	cfs_set "$CFS_CTXS/a/operations" fvaddr
+	cfs_mktarget a t1 1
+	cfs_expect_value "$CFS_CTXS/b/sample_us" 5000
+	cfs_expect_value "$CFS_CTXS/b/operations" vaddr
+	[ -z "$(ls -A "$CFS_CTXS/b/targets")" ]
+	cfs_mktarget b t1
+	cfs_expect_value "$CFS_CTXS/b/targets/t1/pid" -1
+	cfs_expect_value "$CFS_CTXS/a/targets/t1/pid" 1
+}
+
+@test "files cannot be created or removed by hand" {
+	local c=$CFS_CTXS/web
+	cfs_mkctx web
+	run touch "$c/newfile"
+	[ "$status" -ne 0 ]
+	[ ! -e "$c/newfile" ]
+	run rm -f "$c/sample_us"
+	[ -f "$c/sample_us" ]
+	run rm -f "$CFS/features"
+	[ -f "$CFS/features" ]
+}

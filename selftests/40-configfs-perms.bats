@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Root only (configfs-layout.md, "Permissions"): files are 0600, read-only
+# ones 0400, so no other user can read or write any of them, nor make or
+# remove directories.  The snapshot reveals another process's memory
+# layout, so it matters that it stays private.
+
+load lib
+load configfs
+
+setup() {
+	cfs_setup
+	cfs_nobody_sysio
+	# Find out once how to become another user (cached for the test).
+	cfs_as_user 65534 65534 true ||
+		skip "neither setpriv nor su can switch to uid 65534 here"
+	C=$CFS_CTXS/web
+	T=$C/targets/app
+	R=$T/regions/r0
+}
+
+teardown() {
+	cfs_teardown
+	rm -rf "${CFS_NOBODY_DIR:-/nonexistent}"
+}
+
+# full_tree PID: a context with a target on PID and one region, and a
+# scheme with one filter.
+full_tree() {
+	cfs_mkctx web 1000 20000 1000000 10 100
+	cfs_mktarget web app "$1"
+	cfs_mkregion web app r0 4096 8192
+	cfs_mkscheme web sc f0
+}
+
+# all_files: every file below damon/.
+all_files() {
+	find "$CFS" -type f | LC_ALL=C sort
+}
+
+# A value to try writing to FILE: one that root could write successfully.
+value_for() {
+	case ${1##*/} in
+	operations) echo fvaddr ;;
+	state) echo on ;;
+	action) echo pageout ;;
+	metric) echo free_mem_rate ;;
+	type) echo addr ;;
+	matching) echo N ;;
+	target) echo app ;;
+	pid) echo 1 ;;
+	features) echo ops:paddr ;;
+	start) echo 12288 ;;
+	end) echo 16384 ;;
+	*) echo 4321 ;;
+	esac
+}
+
+# nobody_fails UID GID OP FILE [VALUE]: as UID/GID, OP (readerr or write)
+# on FILE fails with EACCES.
+nobody_fails() {
+	local uid=$1 gid=$2 op=$3 file=$4 got
+	shift 4
+	got=$(cfs_as_user "$uid" "$gid" "$NOBODY_SYSIO" "$op" "$file" "$@")
+	[ "$got" = EACCES ] ||
+		{ echo "uid $uid: $op $file: expected EACCES, got $got"; return 1; }
+}
+
+@test "the unprivileged helper really runs as nobody, without capabilities" {
+	[ "$(cfs_as_nobody id -u)" = 65534 ]
+	[ "$(cfs_as_nobody id -g)" = 65534 ]
+	[ "$(cfs_as_nobody id -G)" = 65534 ]
+	cfs_as_nobody grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status
+	# It can read what everyone may read, so failures below are about
+	# permissions, not a broken helper.
+	[ "$(cfs_as_nobody "$NOBODY_SYSIO" readerr /proc/version)" = OK ]
+	[ "$(cfs_as_nobody "$NOBODY_SYSIO" readerr /proc/self/status)" = OK ]
+}
+
+@test "every file is root-owned, 0600, or 0400 when read-only" {
+	local f mode
+	cfs_start_sleeper
+	full_tree "$SLEEPER_PID"
+	# features; 9 context, 2 target, 2 region files; 2 scheme files, 6 in
+	# access_pattern, 7 in quotas, 5 in watermarks, 5 in stats; 5 filter
+	# files.
+	[ "$(all_files | wc -l)" -eq 44 ]
+	while read -r f; do
+		[ "$(stat -c %u:%g "$f")" = 0:0 ] || { echo "$f: owner $(stat -c %u:%g "$f")"; return 1; }
+		mode=$(cfs_mode "$f")
+		case ${f##*/} in
+		features|kdamond_pid|nr_aggregations|snapshot|effective_bytes|\
+		nr_tried|sz_tried|nr_applied|sz_applied|qt_exceeds)
+			[ "$mode" = 400 ] || { echo "$f: mode $mode, expected 400"; return 1; } ;;
+		*)
+			[ "$mode" = 600 ] || { echo "$f: mode $mode, expected 600"; return 1; } ;;
+		esac
+	done < <(all_files)
+}
+
+@test "a non-root user can read no file" {
+	local f
+	cfs_start_sleeper
+	full_tree "$SLEEPER_PID"
+	while read -r f; do
+		nobody_fails 65534 65534 readerr "$f"
+		# root can.
+		cfs_expect_read OK "$f"
+	done < <(all_files)
+}
+
+@test "a non-root user can write no file, and nothing changes" {
+	local f before
+	cfs_start_sleeper
+	full_tree "$SLEEPER_PID"
+	# A context that root could turn on: only the permissions stop nobody.
+	while read -r f; do
+		before=$(cat "$f")
+		nobody_fails 65534 65534 write "$f" "$(value_for "$f")"
+		[ "$(cat "$f")" = "$before" ] || { echo "$f changed"; return 1; }
+	done < <(all_files)
+	cfs_expect_value "$C/state" off
+	cfs_expect_value "$C/kdamond_pid" -1
+}
+
+@test "group root does not help: uid 65534 with gid 0 can neither read nor write" {
+	local f
+	cfs_start_sleeper
+	full_tree "$SLEEPER_PID"
+	[ "$(cfs_as_user 65534 0 id -g)" = 0 ] ||
+		skip "cannot run as uid 65534, gid 0 here (setpriv missing)"
+	while read -r f; do
+		nobody_fails 65534 0 readerr "$f"
+		nobody_fails 65534 0 write "$f" "$(value_for "$f")"
+	done < <(all_files)
+}
+
+@test "a non-root user can neither make nor remove contexts, targets or regions" {
+	local got d
+	full_tree 1
+	for d in "$CFS_CTXS/evil" "$C/targets/evil" "$T/regions/evil" \
+		"$C/schemes/evil" "$C/schemes/sc/filters/evil"; do
+		got=$(cfs_as_nobody "$NOBODY_SYSIO" mkdir "$d")
+		[ "$got" = EACCES ] || { echo "mkdir $d: $got"; return 1; }
+		[ ! -e "$d" ]
+	done
+	for d in "$R" "$T" "$C/schemes/sc/filters/f0" "$C/schemes/sc" "$C"; do
+		got=$(cfs_as_nobody "$NOBODY_SYSIO" rmdir "$d")
+		[ "$got" = EACCES ] || { echo "rmdir $d: $got"; return 1; }
+		[ -d "$d" ]
+	done
+}
+
+@test "while monitoring runs, a non-root user can neither read results nor stop it" {
+	local pid
+	cfs_start_sleeper 2
+	full_tree "$SLEEPER_PID"
+	cfs_expect_rmdir OK "$R"
+	cfs_on web
+	cfs_wait_aggr web 2
+	pid=$(cfs_kdamond_pid web)
+	nobody_fails 65534 65534 readerr "$T/snapshot"
+	nobody_fails 65534 65534 readerr "$C/nr_aggregations"
+	nobody_fails 65534 65534 readerr "$C/kdamond_pid"
+	nobody_fails 65534 65534 write "$C/state" off
+	nobody_fails 65534 65534 write "$C/state" commit
+	nobody_fails 65534 65534 write "$C/aggr_us" 5000
+	nobody_fails 65534 65534 write "$T/pid" 1
+	nobody_fails 65534 65534 readerr "$C/schemes/sc/stats/nr_tried"
+	nobody_fails 65534 65534 write "$C/schemes/sc/action" pageout
+	cfs_expect_value "$C/state" on
+	cfs_expect_value "$C/kdamond_pid" "$pid"
+	cfs_expect_value "$C/aggr_us" 20000
+	[ -n "$(cat "$T/snapshot")" ]
+}
+
+@test "even the owner of a monitored process cannot read its snapshot" {
+	local out=$BATS_TEST_TMPDIR/sleeper.out pid
+	cfs_as_nobody "$ST_BIN/sleeper" 1 > "$out" 2>&1 3>&- &
+	ST_PIDS+=($!)
+	st_wait_for 30 grep -q . "$out"
+	pid=$(cut -d' ' -f1 "$out")
+	[ "$(stat -c %u "/proc/$pid")" = 65534 ]
+	ST_PIDS+=("$pid")
+	full_tree "$pid"
+	cfs_expect_rmdir OK "$R"
+	cfs_on web
+	cfs_wait_aggr web 2
+	[ -n "$(cat "$T/snapshot")" ]
+	nobody_fails 65534 65534 readerr "$T/snapshot"
+	nobody_fails 65534 65534 write "$C/state" off
+	cfs_expect_value "$C/state" on
+}

@@ -1,0 +1,1208 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# DAMOS through configfs (configfs-layout.md, "Scheme"): the scheme tree,
+# its defaults and modes, every attribute's valid and invalid writes, the
+# checks at on and commit, and what schemes do to real processes: stat
+# only counts, pageout pages idle memory out to swap (on zram, set up by
+# this suite) without losing data, quotas bound it per reset interval,
+# watermarks switch schemes off and on, and each filter type keeps out what
+# it says.  The actions are madvise(2) on the target, so residency is read
+# from /proc/PID/pagemap and the data is checked by the workloads.
+
+load lib
+load configfs
+
+MIB=$((1024 * 1024))
+
+# ------------------------------------------------------------ swap on zram
+
+# Swap on zram for the suite: pageout needs somewhere to put anonymous and
+# shmem pages.  DAMOS_NO_SWAP says why there is none (tests needing it
+# skip); DAMOS_SWAP_OURS says whether teardown_file turns it off.
+setup_file() {
+	DAMOS_NO_SWAP=
+	DAMOS_SWAP_OURS=
+	local z=/sys/block/zram0 err maj min
+	if [ ! -d "$z" ] && [ -r /sys/class/zram-control/hot_add ]; then
+		cat /sys/class/zram-control/hot_add > /dev/null 2>&1
+	fi
+	if [ ! -d "$z" ]; then
+		DAMOS_NO_SWAP="no $z: this kernel has no zram (CONFIG_ZRAM)"
+	elif ! command -v mkswap > /dev/null || ! command -v swapon > /dev/null; then
+		DAMOS_NO_SWAP="mkswap or swapon is not installed"
+	elif grep -q '^/dev/zram0 ' /proc/swaps; then
+		:	# already swapping there: use it, leave it
+	else
+		if [ ! -b /dev/zram0 ]; then
+			IFS=: read -r maj min < "$z/dev"
+			mknod /dev/zram0 b "$maj" "$min" 2> /dev/null
+		fi
+		echo 1 > "$z/reset" 2> /dev/null
+		if ! err=$( { echo 256M > "$z/disksize" &&
+			mkswap /dev/zram0 > /dev/null &&
+			swapon /dev/zram0; } 2>&1); then
+			DAMOS_NO_SWAP="cannot swap on zram0: ${err:-unknown error}"
+		elif grep -q '^/dev/zram0 ' /proc/swaps; then
+			DAMOS_SWAP_OURS=1
+		else
+			DAMOS_NO_SWAP="swapon /dev/zram0 worked but /proc/swaps lacks it"
+		fi
+	fi
+	export DAMOS_NO_SWAP DAMOS_SWAP_OURS
+}
+
+teardown_file() {
+	[ -n "${DAMOS_SWAP_OURS:-}" ] || return 0
+	swapoff /dev/zram0 && echo 1 > /sys/block/zram0/reset
+}
+
+need_swap() {
+	[ -z "$DAMOS_NO_SWAP" ] || skip "$DAMOS_NO_SWAP"
+}
+
+# ------------------------------------------------------------ per test
+
+setup() {
+	cfs_setup
+	C=$CFS_CTXS/web
+	S=$C/schemes/s0
+}
+
+# Schemes and filters go first: cfs_teardown knows only the rest.
+teardown() {
+	local d
+	cfs_stop_all
+	for d in "$CFS_CTXS"/*/schemes/*/filters/*/; do
+		[ ! -d "$d" ] || rmdir "$d"
+	done
+	for d in "$CFS_CTXS"/*/schemes/*/; do
+		[ ! -d "$d" ] || rmdir "$d"
+	done
+	cfs_teardown
+}
+
+# ------------------------------------------------------------ helpers
+
+# monitor CTX PID...: a vaddr context (5 ms samples, 100 ms aggregations)
+# with targets t0, t1, ... on the PIDs.
+monitor() {
+	local ctx=$1 i=0 pid
+	shift
+	cfs_mkctx "$ctx" 5000 100000 1000000 10 200 || return 1
+	for pid in "$@"; do
+		cfs_mktarget "$ctx" "t$i" "$pid" || return 1
+		i=$((i + 1))
+	done
+}
+
+# scheme CTX NAME ACTION [FILE=VALUE...]: make a scheme with ACTION and
+# write each VALUE to FILE (relative to the scheme's directory).
+scheme() {
+	local dir=$CFS_CTXS/$1/schemes/$2 kv
+	cfs_expect_mkdir OK "$dir" || return 1
+	cfs_set "$dir/action" "$3" || return 1
+	shift 3
+	for kv in "$@"; do
+		cfs_set "$dir/${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
+
+# filter CTX SCHEME NAME TYPE MATCHING [FILE=VALUE...]
+filter() {
+	local dir=$CFS_CTXS/$1/schemes/$2/filters/$3 kv
+	cfs_expect_mkdir OK "$dir" || return 1
+	cfs_set "$dir/type" "$4" && cfs_set "$dir/matching" "$5" || return 1
+	shift 5
+	for kv in "$@"; do
+		cfs_set "$dir/${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
+
+# stat_of CTX SCHEME NAME: a statistic of the scheme.
+stat_of() {
+	cat "$CFS_CTXS/$1/schemes/$2/stats/$3"
+}
+
+stat_above() {
+	[ "$(stat_of "$1" "$2" "$3")" -gt "$4" ]
+}
+
+# resident_pages PID START END: how many pages of [START, END) the process
+# has in memory (present in its page table, bit 63 of /proc/PID/pagemap).
+resident_pages() {
+	local off=$(($2 / PAGE_SIZE * 8)) len=$((($3 - $2) / PAGE_SIZE * 8))
+	dd if="/proc/$1/pagemap" bs=65536 iflag=skip_bytes,count_bytes \
+		skip="$off" count="$len" 2> /dev/null |
+		od -An -v -t x8 -w8 |
+		awk '{ c = substr($1, 1, 1) } c ~ /[89a-f]/ { n++ } END { print n + 0 }'
+}
+
+pages_of() {
+	echo $((($2 - $1) / PAGE_SIZE))
+}
+
+resident_at_most() {
+	[ "$(resident_pages "$1" "$2" "$3")" -le "$4" ]
+}
+
+resident_at_least() {
+	[ "$(resident_pages "$1" "$2" "$3")" -ge "$4" ]
+}
+
+# poll SECONDS CMD...: run CMD every half second until it succeeds;
+# fail after SECONDS.  (Slower than st_wait_for: for the heavier checks.)
+poll() {
+	local secs=$1 end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "still false after ${secs}s: $*"
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
+# wait_paged_out PID START END [SECONDS]: wait until at most a quarter of
+# [START, END) is resident.
+wait_paged_out() {
+	local n max
+	n=$(pages_of "$2" "$3")
+	max=$((n / 4))
+	poll "${4:-90}" resident_at_most "$1" "$2" "$3" "$max" && return 0
+	echo "pid $1 [$2, $3): $(resident_pages "$1" "$2" "$3") of $n pages" \
+		"still resident after ${4:-90}s (wanted <= $max)"
+	return 1
+}
+
+# expect_resident PID START END: at least 95% of [START, END) is resident
+# (within a few seconds: a hot range paged out is faulted back at once).
+expect_resident() {
+	local n min
+	n=$(pages_of "$2" "$3")
+	min=$((n * 95 / 100))
+	poll 10 resident_at_least "$1" "$2" "$3" "$min" && return 0
+	echo "pid $1 [$2, $3): only $(resident_pages "$1" "$2" "$3") of $n" \
+		"pages resident (wanted >= $min)"
+	return 1
+}
+
+# stop_verified PID: SIGTERM the workload; it must find its data intact.
+stop_verified() {
+	local out=$ST_OUT
+	st_stop "$1" TERM 120 || return 1
+	if [ "$ST_STATUS" -ne 0 ]; then
+		echo "workload $1 exited with $ST_STATUS:"
+		cat "$out"
+		return 1
+	fi
+}
+
+# free_rate: free memory in per mille of all memory, as the kernel's
+# free_mem_rate metric computes it.
+free_rate() {
+	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
+	END { printf "%d\n", f * 1000 / t }' /proc/meminfo
+}
+
+# u64_ge A B: A >= B for decimal numbers up to 2^64-1 (bash's are signed).
+u64_ge() {
+	[ "${#1}" -gt "${#2}" ] || { [ "${#1}" -eq "${#2}" ] && [[ ! "$1" < "$2" ]]; }
+}
+
+has_feature() {
+	grep -qw -- "$1" "$CFS/features"
+}
+
+# value_of FILE: the first line of FILE (a builtin read: no process).
+value_of() {
+	local v=
+	IFS= read -r v < "$1"
+	printf '%s' "$v"
+}
+
+# rejects WANT FILE VALUE...: each VALUE fails with WANT, FILE unchanged.
+rejects() {
+	local want=$1 file=$2 before v
+	shift 2
+	before=$(value_of "$file") || return 1
+	for v in "$@"; do
+		cfs_expect "$want" "$file" "$v" || return 1
+		[ "$(value_of "$file")" = "$before" ] ||
+			{ echo "$file changed to $(value_of "$file") by $(printf %q "$v")"; return 1; }
+	done
+}
+
+# rejects_any FILE VALUE...: each VALUE fails with some errno, FILE unchanged.
+rejects_any() {
+	local file=$1 before v got
+	shift
+	before=$(value_of "$file") || return 1
+	for v in "$@"; do
+		got=$(cfs_w "$file" "$v")
+		[ "$got" != OK ] || { echo "$(printf %q "$v") to $file worked"; return 1; }
+		[ "$(value_of "$file")" = "$before" ] ||
+			{ echo "$file changed to $(value_of "$file") by $(printf %q "$v")"; return 1; }
+	done
+}
+
+# accepts FILE VALUE [READBACK]: VALUE is taken; FILE then reads READBACK
+# (default VALUE without its newline), exactly, with one newline.
+accepts() {
+	cfs_expect OK "$1" "$2" || return 1
+	cfs_expect_value "$1" "${3:-${2%$'\n'}}"
+}
+
+# Malformed numbers (EINVAL whatever the range): all of them on one file
+# of each test, the short list on the others (each write costs a process,
+# and processes are slow in UML).
+MALFORMED_ALL=(abc 12abc "12 " " 12" 0x10 1.5 1e3 -1 -12 + "1"$'\n\n' $'\n'
+	$'\n1' "1 2" 12k)
+MALFORMED_SHORT=(12abc " 12" 0x10 -1 + $'\n' "1"$'\n\n')
+MALFORMED=("${MALFORMED_ALL[@]}")
+
+# number_file FILE MIN MAX [BELOW_ERRNO]: FILE takes MIN and MAX (and +N,
+# leading zeros, a newline), rejects the MALFORMED numbers with EINVAL,
+# values beyond 2^64-1 and (when MAX < 2^64-1) MAX+1 with ERANGE, and, with
+# BELOW_ERRNO, MIN-1 with that.  Each failure leaves the value; a zero-byte
+# write too.  Ends with FILE holding MIN, and MALFORMED the short list.
+number_file() {
+	local f=$1 min=$2 max=$3 below=${4:-}
+	accepts "$f" "$max" || return 1
+	accepts "$f" "+$max"$'\n' "$max" || return 1
+	accepts "$f" "000$min" "$min" || return 1
+	accepts "$f" "$min"$'\n' || return 1
+	rejects EINVAL "$f" "${MALFORMED[@]}" || return 1
+	rejects ERANGE "$f" "$U64_OVER" 99999999999999999999999 || return 1
+	if [ "$max" != "$U64_MAX" ]; then
+		rejects ERANGE "$f" "$((max + 1))" || return 1
+	fi
+	if [ -n "$below" ]; then
+		rejects "$below" "$f" "$((min - 1))" || return 1
+	fi
+	cfs_w "$f" "" > /dev/null
+	[ "$(value_of "$f")" = "$min" ] || { echo "$f changed by a zero-byte write"; return 1; }
+	MALFORMED=("${MALFORMED_SHORT[@]}")
+}
+
+# sorted_ls DIR: the entries of DIR, sorted, on one line.
+sorted_ls() {
+	ls -A "$1" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# modes DIR MODE FILE...: each FILE is a regular root-owned file of MODE.
+modes() {
+	local dir=$1 mode=$2 f
+	shift 2
+	for f in "$@"; do
+		[ -f "$dir/$f" ] || { echo "$dir/$f is not a regular file"; return 1; }
+		[ "$(cfs_mode "$dir/$f")" = "$mode" ] ||
+			{ echo "$dir/$f: mode $(cfs_mode "$dir/$f"), expected $mode"; return 1; }
+		[ "$(stat -c %u:%g "$dir/$f")" = 0:0 ] ||
+			{ echo "$dir/$f: owner $(stat -c %u:%g "$dir/$f")"; return 1; }
+	done
+}
+
+# expect_off CTX: not running.
+expect_off() {
+	cfs_expect_value "$CFS_CTXS/$1/state" off &&
+	cfs_expect_value "$CFS_CTXS/$1/kdamond_pid" -1
+}
+
+# ------------------------------------------------------------ the tree
+
+@test "swap on zram is set up for the suite (pageout needs it)" {
+	need_swap
+	grep -q '^/dev/zram0 ' /proc/swaps
+	[ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" -gt 0 ]
+}
+
+@test "features lists schemes, the filter types and the watermark metric" {
+	local w
+	for w in schemes action:stat action:willneed action:cold action:pageout \
+		filter:anon filter:addr filter:target wmark:free_mem_rate; do
+		has_feature "$w" || { echo "features lacks $w: $(cat "$CFS/features")"; return 1; }
+	done
+}
+
+@test "a scheme has its files and the five default groups, with their modes" {
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	[ "$(sorted_ls "$C/schemes")" = s0 ]
+	[ "$(sorted_ls "$S")" = "access_pattern action apply_interval_us filters quotas stats watermarks" ]
+	modes "$S" 600 action apply_interval_us
+	[ "$(sorted_ls "$S/access_pattern")" = "max_age max_nr_accesses max_size_bytes min_age min_nr_accesses min_size_bytes" ]
+	modes "$S/access_pattern" 600 min_size_bytes max_size_bytes \
+		min_nr_accesses max_nr_accesses min_age max_age
+	[ "$(sorted_ls "$S/quotas")" = "bytes effective_bytes ms reset_interval_ms weight_age weight_nr_accesses weight_size" ]
+	modes "$S/quotas" 600 ms bytes reset_interval_ms weight_size \
+		weight_nr_accesses weight_age
+	modes "$S/quotas" 400 effective_bytes
+	[ "$(sorted_ls "$S/watermarks")" = "high interval_us low metric mid" ]
+	modes "$S/watermarks" 600 metric interval_us high mid low
+	[ -d "$S/filters" ]
+	[ -z "$(ls -A "$S/filters")" ]
+	[ "$(sorted_ls "$S/stats")" = "nr_applied nr_tried qt_exceeds sz_applied sz_tried" ]
+	modes "$S/stats" 400 nr_tried sz_tried nr_applied sz_applied qt_exceeds
+}
+
+@test "a new scheme reads the documented defaults" {
+	local f
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	cfs_expect_value "$S/action" stat
+	cfs_expect_value "$S/apply_interval_us" 0
+	cfs_expect_value "$S/access_pattern/min_size_bytes" 0
+	cfs_expect_value "$S/access_pattern/max_size_bytes" "$U64_MAX"
+	cfs_expect_value "$S/access_pattern/min_nr_accesses" 0
+	cfs_expect_value "$S/access_pattern/max_nr_accesses" 4294967295
+	cfs_expect_value "$S/access_pattern/min_age" 0
+	cfs_expect_value "$S/access_pattern/max_age" 4294967295
+	cfs_expect_value "$S/quotas/ms" 0
+	cfs_expect_value "$S/quotas/bytes" 0
+	cfs_expect_value "$S/quotas/reset_interval_ms" 1000
+	cfs_expect_value "$S/quotas/weight_size" 0
+	cfs_expect_value "$S/quotas/weight_nr_accesses" 1
+	cfs_expect_value "$S/quotas/weight_age" 1
+	cfs_expect_value "$S/quotas/effective_bytes" 0
+	cfs_expect_value "$S/watermarks/metric" none
+	cfs_expect_value "$S/watermarks/interval_us" 5000000
+	cfs_expect_value "$S/watermarks/high" 0
+	cfs_expect_value "$S/watermarks/mid" 0
+	cfs_expect_value "$S/watermarks/low" 0
+	for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
+		cfs_expect_value "$S/stats/$f" 0
+	done
+}
+
+@test "a filter has its files, modes and defaults" {
+	local f=$S/filters/f0
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	cfs_expect_mkdir OK "$f"
+	[ "$(sorted_ls "$f")" = "addr_end addr_start matching target type" ]
+	modes "$f" 600 type matching addr_start addr_end target
+	cfs_expect_value "$f/type" anon
+	cfs_expect_value "$f/matching" Y
+	cfs_expect_value "$f/addr_start" 0
+	cfs_expect_value "$f/addr_end" 0
+	cfs_expect_value "$f/target" ""
+}
+
+@test "several schemes and filters per context and scheme; names are free" {
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$C/schemes/s0"
+	cfs_expect_mkdir OK "$C/schemes/Cold.Pages-2"
+	cfs_expect_mkdir OK "$C/schemes/s0/filters/z"
+	cfs_expect_mkdir OK "$C/schemes/s0/filters/a"
+	[ "$(sorted_ls "$C/schemes")" = "Cold.Pages-2 s0" ]
+	[ "$(sorted_ls "$C/schemes/s0/filters")" = "a z" ]
+	[ -z "$(ls -A "$C/schemes/Cold.Pages-2/filters")" ]
+	cfs_expect_mkdir EEXIST "$C/schemes/s0"
+	# removable while off, children first
+	cfs_expect_rmdir OK "$C/schemes/s0/filters/z"
+	cfs_expect_rmdir OK "$C/schemes/s0/filters/a"
+	cfs_expect_rmdir OK "$C/schemes/s0"
+	cfs_expect_rmdir OK "$C/schemes/Cold.Pages-2"
+	[ -z "$(ls -A "$C/schemes")" ]
+}
+
+@test "default groups of a scheme cannot be removed, nor anything made in them but filters (EPERM)" {
+	local g
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	for g in access_pattern quotas watermarks filters stats; do
+		cfs_expect_rmdir EPERM "$S/$g"
+		[ -d "$S/$g" ]
+	done
+	for g in access_pattern quotas watermarks stats; do
+		cfs_expect_mkdir EPERM "$S/$g/x"
+		[ ! -e "$S/$g/x" ]
+	done
+	cfs_expect_mkdir EPERM "$S/x"
+	[ ! -e "$S/x" ]
+}
+
+# ------------------------------------------------------------ attributes
+
+@test "action: every word features lists is taken and read back; others fail with EINVAL" {
+	local a
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	for a in willneed cold pageout stat; do
+		accepts "$S/action" "$a"
+		accepts "$S/action" "$a"$'\n' "$a"
+	done
+	for a in hugepage nohugepage; do
+		if has_feature "action:$a"; then
+			accepts "$S/action" "$a"
+		else
+			rejects EINVAL "$S/action" "$a" "$a"$'\n'
+		fi
+	done
+	cfs_set "$S/action" pageout
+	rejects EINVAL "$S/action" Stat PAGEOUT "stat " " stat" "stat"$'\n\n' \
+		page pageouts madv_pageout MADV_COLD 0 3 $'\n' "stat cold" \
+		"cold"$'\r\n'
+	rejects_any "$S/action" ""
+	cfs_expect_value "$S/action" pageout
+}
+
+@test "apply_interval_us: 0 .. 2^64-1, malformed EINVAL, beyond ERANGE, nothing changes on failure" {
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	number_file "$S/apply_interval_us" 0 "$U64_MAX"
+	accepts "$S/apply_interval_us" 250000
+}
+
+@test "access_pattern: sizes 0 .. 2^64-1, nr_accesses and ages 0 .. 2^32-1 (ERANGE above)" {
+	local p=$S/access_pattern f
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	for f in min_size_bytes max_size_bytes; do
+		number_file "$p/$f" 0 "$U64_MAX"
+	done
+	for f in min_nr_accesses max_nr_accesses min_age max_age; do
+		number_file "$p/$f" 0 4294967295
+		rejects ERANGE "$p/$f" 4294967296 "$U64_MAX" 99999999999
+	done
+	# each write alone: min above max is taken (checked at on/commit)
+	accepts "$p/min_age" 10
+	accepts "$p/max_age" 5
+}
+
+@test "quotas: ms and bytes 0 .. 2^64-1, reset_interval_ms 1 .. 2^64-1 (0 EINVAL), weights 0 .. 10000" {
+	local q=$S/quotas f
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	number_file "$q/ms" 0 "$U64_MAX"
+	number_file "$q/bytes" 0 "$U64_MAX"
+	number_file "$q/reset_interval_ms" 1 "$U64_MAX" EINVAL
+	rejects EINVAL "$q/reset_interval_ms" 0 0$'\n' +0 000
+	for f in weight_size weight_nr_accesses weight_age; do
+		number_file "$q/$f" 0 10000
+		rejects ERANGE "$q/$f" 10001 4294967296 "$U64_MAX"
+		accepts "$q/$f" 7
+	done
+}
+
+@test "watermarks: metric none or free_mem_rate, interval_us 1 .. 2^64-1, high/mid/low 0 .. 1000" {
+	local w=$S/watermarks f
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	accepts "$w/metric" free_mem_rate
+	accepts "$w/metric" none$'\n' none
+	accepts "$w/metric" free_mem_rate$'\n' free_mem_rate
+	rejects EINVAL "$w/metric" None free_mem free_mem_rate_ "free_mem_rate " \
+		0 1 $'\n' "none"$'\n\n' mem
+	rejects_any "$w/metric" ""
+	cfs_expect_value "$w/metric" free_mem_rate
+	number_file "$w/interval_us" 1 "$U64_MAX" EINVAL
+	for f in high mid low; do
+		number_file "$w/$f" 0 1000
+		rejects ERANGE "$w/$f" 1001 4294967296 "$U64_MAX"
+	done
+	# each alone: low above high is taken (checked at on/commit)
+	accepts "$w/low" 900
+	accepts "$w/high" 100
+}
+
+@test "filter type and matching: the documented words only, matching reads Y or N" {
+	local f=$S/filters/f0 v
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	cfs_expect_mkdir OK "$f"
+	for v in addr target anon; do
+		accepts "$f/type" "$v"
+		accepts "$f/type" "$v"$'\n' "$v"
+	done
+	rejects EINVAL "$f/type" Anon ANON file addr_range "anon " $'\n' 0 \
+		"anon"$'\n\n' "addr target"
+	rejects_any "$f/type" ""
+	cfs_expect_value "$f/type" anon
+	for v in N n 0 off; do
+		accepts "$f/matching" "$v" N
+		accepts "$f/matching" "$v"$'\n' N
+		accepts "$f/matching" Y Y
+	done
+	for v in y 1 on Y; do
+		cfs_set "$f/matching" N
+		accepts "$f/matching" "$v" Y
+		cfs_set "$f/matching" N
+		accepts "$f/matching" "$v"$'\n' Y
+	done
+	rejects EINVAL "$f/matching" yes no true false 2 -1 YY Yes "Y " " Y" \
+		"Y"$'\n\n' $'\n' of onn 01
+	rejects_any "$f/matching" ""
+	cfs_expect_value "$f/matching" Y
+}
+
+@test "filter addr_start/addr_end 0 .. 2^64-1; target takes a name of up to 255 bytes" {
+	local f=$S/filters/f0 name255 name256
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	cfs_expect_mkdir OK "$f"
+	number_file "$f/addr_start" 0 "$U64_MAX"
+	number_file "$f/addr_end" 0 "$U64_MAX"
+	# unaligned bytes are fine
+	accepts "$f/addr_start" 4097
+	accepts "$f/target" t0
+	accepts "$f/target" "app.1"$'\n' app.1
+	name255=$(printf 'n%.0s' $(seq 255))
+	name256=${name255}x
+	accepts "$f/target" "$name255"
+	accepts "$f/target" "$name255"$'\n' "$name255"
+	rejects_any "$f/target" "$name256" "$name256"$'\n'
+	cfs_expect_value "$f/target" "$name255"
+}
+
+@test "stats and effective_bytes are read-only: writes fail and change nothing" {
+	local f
+	cfs_mkctx web
+	cfs_expect_mkdir OK "$S"
+	for f in stats/nr_tried stats/sz_tried stats/nr_applied stats/sz_applied \
+		stats/qt_exceeds quotas/effective_bytes; do
+		rejects_any "$S/$f" 5 0 "5"$'\n'
+		cfs_expect_value "$S/$f" 0
+	done
+}
+
+# ------------------------------------------------------------ on / commit
+
+@test "on fails with EINVAL, starting nothing, for each invalid scheme setup" {
+	local p=$S/access_pattern w=$S/watermarks f=$S/filters/f0 s
+	cfs_start_sleeper
+	monitor web "$SLEEPER_PID"
+	cfs_expect_mkdir OK "$S"
+
+	cfs_set "$p/min_size_bytes" 8192
+	cfs_set "$p/max_size_bytes" 8191
+	cfs_expect EINVAL "$C/state" on
+	expect_off web
+	cfs_expect_value "$p/min_size_bytes" 8192	# still staged
+	cfs_set "$p/max_size_bytes" 8192
+
+	cfs_set "$p/min_nr_accesses" 3
+	cfs_set "$p/max_nr_accesses" 2
+	cfs_expect EINVAL "$C/state" on
+	expect_off web
+	cfs_set "$p/max_nr_accesses" 3
+
+	cfs_set "$p/min_age" 10
+	cfs_set "$p/max_age" 9
+	cfs_expect EINVAL "$C/state" on
+	expect_off web
+	cfs_set "$p/max_age" 10
+
+	# watermarks: low <= mid <= high, but only with a metric
+	cfs_set "$w/high" 300
+	cfs_set "$w/mid" 400
+	cfs_set "$w/low" 500
+	cfs_set "$w/metric" free_mem_rate
+	cfs_expect EINVAL "$C/state" on		# low > mid > high
+	cfs_set "$w/low" 200
+	cfs_expect EINVAL "$C/state" on		# mid > high
+	cfs_set "$w/high" 400
+	cfs_set "$w/low" 401
+	cfs_expect EINVAL "$C/state" on		# low > mid
+	expect_off web
+	cfs_set "$w/low" 400
+	cfs_set "$w/high" 100
+	cfs_set "$w/metric" none		# no metric: not checked
+
+	# filters
+	cfs_expect_mkdir OK "$f"
+	cfs_set "$f/type" target
+	cfs_set "$f/target" nosuchtarget
+	cfs_expect EINVAL "$C/state" on
+	cfs_set "$f/target" T0			# names are exact
+	cfs_expect EINVAL "$C/state" on
+	cfs_w "$f/target" $'\n' > /dev/null	# empty: names no target
+	cfs_expect EINVAL "$C/state" on
+	expect_off web
+	cfs_set "$f/target" t0
+	cfs_set "$f/type" addr
+	cfs_set "$f/addr_start" 1048576
+	cfs_set "$f/addr_end" 1048576
+	cfs_expect EINVAL "$C/state" on		# start == end
+	cfs_set "$f/addr_end" 4096
+	cfs_expect EINVAL "$C/state" on		# start > end
+	expect_off web
+	cfs_expect_value "$C/nr_aggregations" 0
+	for s in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
+		cfs_expect_value "$S/stats/$s" 0
+	done
+
+	# all fixed: it starts
+	cfs_set "$f/addr_end" 1048577
+	cfs_on web
+	cfs_expect_value "$C/state" on
+	cfs_wait_more_aggr web 2
+}
+
+# stat_grows CTX SCHEME: nr_tried of SCHEME grows within 3 aggregations.
+stat_grows() {
+	local n
+	n=$(stat_of "$1" "$2" nr_tried)
+	cfs_wait_more_aggr "$1" 3 || return 1
+	stat_above "$1" "$2" nr_tried "$n" && return 0
+	echo "$2: nr_tried stays $n"
+	return 1
+}
+
+# stat_stays CTX SCHEME: nr_tried of SCHEME does not change over 5
+# aggregations (after one to let a change settle).
+stat_stays() {
+	local n
+	cfs_wait_more_aggr "$1" 2 || return 1
+	n=$(stat_of "$1" "$2" nr_tried)
+	cfs_wait_more_aggr "$1" 5 || return 1
+	[ "$(stat_of "$1" "$2" nr_tried)" = "$n" ] && return 0
+	echo "$2: nr_tried changed from $n to $(stat_of "$1" "$2" nr_tried)"
+	return 1
+}
+
+@test "commit of an invalid scheme setup fails with EINVAL; the running one goes on unchanged" {
+	local p=$S/access_pattern w=$S/watermarks f=$S/filters/f0 pid
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat
+	cfs_on web
+	pid=$(cfs_kdamond_pid web)
+	stat_grows web s0
+
+	# staged along with each invalid setting: a pattern nothing matches
+	cfs_set "$p/min_nr_accesses" 4294967295
+	cfs_set "$p/min_age" 10
+	cfs_set "$p/max_age" 9
+	cfs_expect EINVAL "$C/state" commit
+	cfs_set "$p/max_age" 10
+	cfs_set "$p/min_size_bytes" 2
+	cfs_set "$p/max_size_bytes" 1
+	cfs_expect EINVAL "$C/state" commit
+	cfs_set "$p/max_size_bytes" 2
+	cfs_set "$p/max_nr_accesses" 0
+	cfs_expect EINVAL "$C/state" commit
+	cfs_set "$p/max_nr_accesses" 4294967295
+	cfs_set "$w/metric" free_mem_rate
+	cfs_set "$w/low" 10
+	cfs_expect EINVAL "$C/state" commit	# low > mid (0)
+	cfs_set "$w/mid" 20
+	cfs_expect EINVAL "$C/state" commit	# mid > high (0)
+	cfs_set "$w/metric" none
+	cfs_expect_mkdir OK "$f"
+	cfs_set "$f/type" target
+	cfs_set "$f/target" t9
+	cfs_expect EINVAL "$C/state" commit
+	cfs_set "$f/type" addr
+	cfs_set "$f/addr_start" 8192
+	cfs_set "$f/addr_end" 8192
+	cfs_expect EINVAL "$C/state" commit
+
+	# nothing of it was applied: still running, still matching everything
+	cfs_expect_value "$C/state" on
+	[ "$(cfs_kdamond_pid web)" = "$pid" ]
+	stat_grows web s0
+	cfs_expect_value "$p/min_nr_accesses" 4294967295	# staged
+
+	# a valid commit applies it: nothing matches any more
+	cfs_expect_rmdir OK "$f"
+	cfs_commit web
+	stat_stays web s0
+	[ "$(cfs_kdamond_pid web)" = "$pid" ]
+}
+
+@test "scheme writes while on are staged: read back at once, applied by commit" {
+	local p=$S/access_pattern
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat
+	cfs_on web
+	stat_grows web s0
+	cfs_set "$p/min_size_bytes" "$U64_MAX"
+	cfs_expect_value "$p/min_size_bytes" "$U64_MAX"
+	stat_grows web s0			# not applied yet
+	cfs_commit web
+	stat_stays web s0			# nothing is that large
+	cfs_set "$p/min_size_bytes" 0
+	cfs_commit web
+	stat_grows web s0
+}
+
+# ------------------------------------------------------------ lifetime
+
+@test "rmdir of a scheme or filter of a running setup fails with EBUSY; after off it works" {
+	cfs_start_sleeper
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat
+	filter web s0 f0 target N target=t0	# acts on t0 only: on all
+	cfs_on web
+	cfs_expect_rmdir EBUSY "$S/filters/f0"
+	cfs_expect_rmdir EBUSY "$S"
+	[ -d "$S/filters/f0" ]
+	cfs_expect_value "$S/filters/f0/type" target
+	cfs_expect_value "$C/state" on
+	stat_grows web s0
+	cfs_off web
+	cfs_expect_rmdir OK "$S/filters/f0"
+	cfs_expect_rmdir OK "$S"
+}
+
+@test "a scheme made while on does nothing until commit, can go before it, is busy after it" {
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	cfs_on web
+	cfs_wait_more_aggr web 2
+	scheme web s0 stat
+	cfs_expect_rmdir OK "$S"
+	scheme web s0 stat
+	cfs_wait_more_aggr web 5
+	cfs_expect_value "$S/stats/nr_tried" 0
+	cfs_commit web
+	stat_grows web s0
+	cfs_expect_rmdir EBUSY "$S"
+}
+
+@test "a filter made while on takes effect at commit and is busy after it" {
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat
+	cfs_on web
+	stat_grows web s0
+	# keeps the only target out
+	filter web s0 f0 target Y target=t0
+	stat_grows web s0
+	cfs_expect_rmdir OK "$S/filters/f0"
+	filter web s0 f0 target Y target=t0
+	cfs_commit web
+	stat_stays web s0
+	cfs_expect_rmdir EBUSY "$S/filters/f0"
+}
+
+@test "statistics survive commit and off, and restart at on" {
+	local n m
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat
+	cfs_set "$C/aggr_us" 200000
+	cfs_on web
+	poll 60 stat_above web s0 nr_tried 60
+	n=$(stat_of web s0 nr_tried)
+	cfs_set "$S/access_pattern/max_age" 1000000	# still matches all
+	cfs_commit web
+	m=$(stat_of web s0 nr_tried)
+	[ "$m" -ge "$n" ] || { echo "nr_tried went from $n to $m at commit"; return 1; }
+	stat_grows web s0
+	cfs_off web
+	n=$(stat_of web s0 nr_tried)
+	m=$(stat_of web s0 sz_tried)
+	sleep 1
+	cfs_expect_value "$S/stats/nr_tried" "$n"
+	cfs_expect_value "$S/stats/sz_tried" "$m"
+	cfs_on web
+	# at most a couple of 200 ms aggregations since on: far below n
+	m=$(stat_of web s0 nr_tried)
+	[ "$m" -lt "$n" ] || { echo "nr_tried $m after on, $n before"; return 1; }
+	stat_grows web s0
+}
+
+# ------------------------------------------------------------ behaviour
+
+# aged_share FILE START END AGE: "INSIDE AGED", the bytes of the snapshot's
+# regions wholly inside [START, END), and of those aged AGE or more.
+aged_share() {
+	awk -v lo="$2" -v hi="$3" -v age="$4" '
+	$1 + 0 >= lo + 0 && $2 + 0 <= hi + 0 {
+		in_sz += $2 - $1
+		if ($4 + 0 >= age + 0) aged += $2 - $1
+	}
+	END { printf "%.0f %.0f\n", in_sz, aged }' "$1"
+}
+
+# tried_per_aggr CTX SCHEME N: sz_tried of SCHEME per aggregation over the
+# next N aggregations.
+tried_per_aggr() {
+	local n0 n1 s0 s1
+	n0=$(cfs_nr_aggr "$1")
+	s0=$(stat_of "$1" "$2" sz_tried)
+	cfs_wait_more_aggr "$1" "$3" > /dev/null || return 1
+	n1=$(cfs_nr_aggr "$1")
+	s1=$(stat_of "$1" "$2" sz_tried)
+	echo $(((s1 - s0) / (n1 - n0)))
+}
+
+@test "stat counts exactly the matching regions, changes nothing, and lets ages grow" {
+	local hot_sz cold_sz rss0 rss1 hot_per idle_per inside aged i
+	local snap=$BATS_TEST_TMPDIR/snap
+	st_start_hotcold 8 32
+	hot_sz=$((HOT_END - HOT_START))
+	cold_sz=$((COLD_END - COLD_START))
+	monitor web "$ST_PID"
+	scheme web hot stat access_pattern/min_nr_accesses=3
+	scheme web idle stat access_pattern/max_nr_accesses=0
+	rss0=$(st_rss_kib "$ST_PID")
+	cfs_on web
+	poll 60 stat_above web hot sz_tried 0
+	cfs_wait_more_aggr web 20
+	hot_per=$(tried_per_aggr web hot 20)
+	idle_per=$(tried_per_aggr web idle 20)
+	echo "sz_tried per aggregation: hot $hot_per (hot range $hot_sz)," \
+		"idle $idle_per (cold range $cold_sz)"
+	cfs_snapshot_to web t0 "$snap"
+	# about the hot range, never the 32 MiB cold range; the idle
+	# scheme at least most of the cold range
+	if [ "$hot_per" -gt $((hot_sz + 4 * MIB)) ] ||
+		[ "$hot_per" -lt $((hot_sz / 2)) ] ||
+		[ "$idle_per" -lt $((cold_sz * 3 / 4)) ]; then
+		echo "hot [$HOT_START, $HOT_END) cold [$COLD_START, $COLD_END)"
+		cat "$snap"
+		return 1
+	fi
+	# matched by the idle stat scheme at every aggregation, regions of
+	# the cold range still grow older than a few aggregations (an action
+	# would restart them every time; random splits restart some anyway)
+	for i in $(seq 10); do
+		read -r inside aged <<< "$(aged_share "$snap" "$COLD_START" "$COLD_END" 5)"
+		[ "$aged" -eq 0 ] || break
+		cfs_wait_more_aggr web 3
+		cfs_snapshot_to web t0 "$snap"
+	done
+	[ "$aged" -gt 0 ] ||
+		{ echo "no region of the cold range aged 5 or more:"; cat "$snap"; return 1; }
+	cfs_off web
+	# stat: everything tried counts as applied; no quota, no exceeds
+	[ "$(stat_of web hot nr_applied)" -eq "$(stat_of web hot nr_tried)" ]
+	[ "$(stat_of web hot sz_applied)" -eq "$(stat_of web hot sz_tried)" ]
+	[ "$(stat_of web idle sz_applied)" -eq "$(stat_of web idle sz_tried)" ]
+	[ "$(stat_of web hot qt_exceeds)" -eq 0 ]
+	# nothing paged out
+	rss1=$(st_rss_kib "$ST_PID")
+	[ "$rss1" -ge $((rss0 - 512)) ] || { echo "RSS $rss0 -> $rss1 KiB"; return 1; }
+	expect_resident "$ST_PID" "$COLD_START" "$COLD_END"
+	expect_resident "$ST_PID" "$HOT_START" "$HOT_END"
+	stop_verified "$ST_PID"
+}
+
+@test "pageout of idle regions pages the cold range out, keeps the hot range, loses no data" {
+	need_swap
+	local rss0 rss1 cold_sz
+	st_start_hotcold 8 32
+	cold_sz=$((COLD_END - COLD_START))
+	monitor web "$ST_PID"
+	scheme web s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=5
+	rss0=$(st_rss_kib "$ST_PID")
+	cfs_on web
+	wait_paged_out "$ST_PID" "$COLD_START" "$COLD_END"
+	expect_resident "$ST_PID" "$HOT_START" "$HOT_END"
+	rss1=$(st_rss_kib "$ST_PID")
+	echo "VmRSS $rss0 -> $rss1 KiB"
+	[ "$rss1" -le $((rss0 - cold_sz / 2 / 1024)) ]
+	cfs_off web
+	# stable once off
+	[ "$(stat_of web s0 nr_applied)" -gt 0 ]
+	[ "$(stat_of web s0 sz_applied)" -ge $((cold_sz / 2)) ]
+	[ "$(stat_of web s0 nr_tried)" -ge "$(stat_of web s0 nr_applied)" ]
+	[ "$(stat_of web s0 sz_tried)" -ge "$(stat_of web s0 sz_applied)" ]
+	[ "$(stat_of web s0 qt_exceeds)" -eq 0 ]
+	stop_verified "$ST_PID"
+	grep -q '^verify: ok' "$ST_OUT"
+}
+
+# young_share FILE START END: "INSIDE YOUNG", the bytes of the snapshot's
+# regions wholly inside [START, END), and of those aged 2 or less.
+young_share() {
+	awk -v lo="$2" -v hi="$3" '
+	$1 + 0 >= lo + 0 && $2 + 0 <= hi + 0 {
+		in_sz += $2 - $1
+		if ($4 + 0 <= 2) young += $2 - $1
+	}
+	END { printf "%.0f %.0f\n", in_sz, young }' "$1"
+}
+
+@test "cold acts on idle regions without paging them out, and restarts their ages" {
+	local snap=$BATS_TEST_TMPDIR/snap i inside young
+	st_start_hotcold 4 16
+	monitor web "$ST_PID"
+	scheme web s0 cold access_pattern/max_nr_accesses=0
+	cfs_on web
+	poll 60 stat_above web s0 sz_applied $((8 * MIB))
+	expect_resident "$ST_PID" "$COLD_START" "$COLD_END"
+	# acted on at every aggregation: the regions of the cold range stay
+	# young (with stat they keep growing older)
+	for i in 1 2 3 4 5; do
+		cfs_wait_more_aggr web 2
+		cfs_snapshot_to web t0 "$snap"
+		read -r inside young <<< "$(young_share "$snap" "$COLD_START" "$COLD_END")"
+		if [ "$inside" -lt $(((COLD_END - COLD_START) / 2)) ] ||
+			[ "$young" -lt $((inside * 9 / 10)) ]; then
+			echo "cold range: $young of $inside bytes in regions aged <= 2"
+			cat "$snap"
+			return 1
+		fi
+	done
+	cfs_off web
+	stop_verified "$ST_PID"
+}
+
+@test "a bytes quota bounds what is paged out per reset interval; qt_exceeds counts the used-up intervals" {
+	need_swap
+	local t0 t1 a0 a1 q0 q1 ms bound
+	st_start_hotcold 2 48
+	monitor web "$ST_PID"
+	scheme web s0 pageout access_pattern/max_nr_accesses=0 \
+		access_pattern/min_age=3 quotas/bytes="$MIB" \
+		quotas/reset_interval_ms=1000
+	cfs_on web
+	poll 60 stat_above web s0 sz_applied 0
+	cfs_expect_value "$S/quotas/effective_bytes" "$MIB"
+	t0=$(date +%s%N)
+	a0=$(stat_of web s0 sz_applied)
+	q0=$(stat_of web s0 qt_exceeds)
+	sleep 6
+	a1=$(stat_of web s0 sz_applied)
+	q1=$(stat_of web s0 qt_exceeds)
+	t1=$(date +%s%N)
+	ms=$(((t1 - t0) / 1000000))
+	# T ms hold at most T/1000 + 1 reset intervals; one more for the
+	# statistics published an aggregation late
+	bound=$(((ms / 1000 + 2) * MIB))
+	echo "sz_applied +$((a1 - a0)) in ${ms} ms (bound $bound), qt_exceeds $q0 -> $q1"
+	[ "$((a1 - a0))" -gt 0 ]
+	[ "$((a1 - a0))" -le "$bound" ]
+	[ "$q1" -ge $((q0 + 2)) ]
+	# most of the 48 MiB cold range is still there
+	resident_at_least "$ST_PID" "$COLD_START" "$COLD_END" \
+		$(( ($(pages_of "$COLD_START" "$COLD_END") * PAGE_SIZE - a1 - 2 * MIB) / PAGE_SIZE ))
+	cfs_off web
+	stop_verified "$ST_PID"
+}
+
+@test "effective_bytes: 0 without a quota, bytes when ms allows more, never less for more ms" {
+	local q=$S/quotas big
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	# budgets renew at every aggregation: stat goes on counting
+	scheme web s0 stat quotas/reset_interval_ms=100
+	cfs_on web
+	stat_grows web s0
+	cfs_expect_value "$q/effective_bytes" 0
+	cfs_set "$q/bytes" 2097152
+	cfs_set "$q/ms" 100000
+	cfs_commit web
+	stat_grows web s0
+	cfs_expect_value "$q/effective_bytes" 2097152
+	# ms alone: some positive, page-aligned budget
+	cfs_set "$q/bytes" 0
+	cfs_set "$q/ms" 8796093022208		# 2^43
+	cfs_commit web
+	stat_grows web s0
+	big=$(cat "$q/effective_bytes")
+	u64_ge "$big" 1
+	u64_ge "$big" "$MIB"		# 2^43 ms is more than a MiB at any speed
+	# twice the time may not give a smaller budget
+	cfs_set "$q/ms" 17592186044416		# 2^44
+	cfs_commit web
+	stat_grows web s0
+	u64_ge "$(cat "$q/effective_bytes")" "$big" ||
+		{ echo "ms 2^43: effective_bytes $big; ms 2^44: $(cat "$q/effective_bytes")"; return 1; }
+}
+
+@test "watermarks: a window that excludes the free memory rate keeps a scheme off, one that includes it turns it on" {
+	local w=$S/watermarks rate above
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	rate=$(free_rate)
+	echo "free memory rate: $rate per mille"
+	[ "$rate" -ge 100 ]
+	[ "$rate" -lt 1000 ]
+	# a window above the rate: below low, off
+	above=$((rate + (1000 - rate + 1) / 2))
+	scheme web s0 stat watermarks/metric=free_mem_rate \
+		watermarks/interval_us=100000 watermarks/high=1000 \
+		watermarks/mid=1000 watermarks/low="$above"
+	cfs_on web
+	cfs_wait_more_aggr web 10
+	cfs_expect_value "$S/stats/nr_tried" 0
+	# a window around it: on
+	cfs_set "$w/low" $((rate / 2))
+	cfs_set "$w/mid" "$above"
+	cfs_commit web
+	poll 30 stat_above web s0 nr_tried 0
+	stat_grows web s0
+	# a window below it: above high, off
+	cfs_set "$w/high" $((rate / 2))
+	cfs_set "$w/mid" $((rate / 4))
+	cfs_set "$w/low" 0
+	cfs_commit web
+	stat_stays web s0
+	# and on again
+	cfs_set "$w/high" 1000
+	cfs_set "$w/mid" 1000
+	cfs_commit web
+	stat_grows web s0
+}
+
+@test "anon filter: matching Y leaves anonymous memory alone, matching N acts on nothing else" {
+	need_swap
+	local p0 p1 a0s a0e f0s f0e a1s a1e f1s f1e out0
+	st_start anonfile 8 8 "$BATS_TEST_TMPDIR/file0"
+	p0=$ST_PID out0=$ST_OUT
+	read -r _ a0s a0e f0s f0e <<< "$ST_LINE"
+	st_start anonfile 8 8 "$BATS_TEST_TMPDIR/file1"
+	p1=$ST_PID
+	read -r _ a1s a1e f1s f1e <<< "$ST_LINE"
+	monitor y "$p0"
+	scheme y s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	filter y s0 f0 anon Y
+	monitor n "$p1"
+	scheme n s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	filter n s0 f0 anon N
+	cfs_on y
+	cfs_on n
+	# Y: the file mapping goes, the anonymous memory stays
+	wait_paged_out "$p0" "$f0s" "$f0e"
+	expect_resident "$p0" "$a0s" "$a0e"
+	# N: the anonymous memory goes, the file mapping stays
+	wait_paged_out "$p1" "$a1s" "$a1e"
+	expect_resident "$p1" "$f1s" "$f1e"
+	cfs_off y
+	cfs_off n
+	stop_verified "$p1"
+	ST_OUT=$out0
+	stop_verified "$p0"
+}
+
+@test "addr filter: matching N acts only inside the range, matching Y only outside it" {
+	need_swap
+	local mid
+	st_start_hotcold 2 32
+	mid=$((COLD_START + 16 * MIB))
+	monitor web "$ST_PID"
+	scheme web s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	filter web s0 f0 addr N addr_start="$COLD_START" addr_end="$mid"
+	cfs_on web
+	wait_paged_out "$ST_PID" "$COLD_START" "$mid"
+	expect_resident "$ST_PID" "$mid" "$COLD_END"
+	# the other way round: now the upper half goes
+	cfs_set "$S/filters/f0/matching" Y
+	cfs_commit web
+	wait_paged_out "$ST_PID" "$mid" "$COLD_END"
+	cfs_off web
+	stop_verified "$ST_PID"
+}
+
+@test "addr filter bounds inside pages widen the range to whole pages" {
+	need_swap
+	local mid got want
+	st_start_hotcold 2 32
+	mid=$((COLD_START + 16 * MIB))
+	monitor web "$ST_PID"
+	scheme web s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	# [COLD_START + 100, mid - 100) is kept out as [COLD_START, mid)
+	filter web s0 f0 addr Y addr_start=$((COLD_START + 100)) addr_end=$((mid - 100))
+	cfs_on web
+	wait_paged_out "$ST_PID" "$mid" "$COLD_END"
+	cfs_wait_more_aggr web 10
+	want=$(pages_of "$COLD_START" "$mid")
+	got=$(resident_pages "$ST_PID" "$COLD_START" "$mid")
+	[ "$got" -eq "$want" ] ||
+		{ echo "$((want - got)) of the $want kept-out pages were paged out"; return 1; }
+	cfs_off web
+	stop_verified "$ST_PID"
+}
+
+@test "an addr filter may end at 2^64-1: matching N then covers the top of the address space" {
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat
+	filter web s0 f0 addr N addr_start=0 addr_end="$U64_MAX"
+	cfs_on web
+	stat_grows web s0
+	cfs_off web
+	# everything that was tried lies in [0, 2^64-1): all of it
+	cfs_set "$S/filters/f0/addr_start" 4096
+	cfs_on web
+	stat_grows web s0
+}
+
+@test "target filter: matching Y leaves the named target alone, matching N acts on it only" {
+	need_swap
+	local p0 p1 c0s c0e c1s c1e out0
+	st_start_hotcold 2 16
+	p0=$ST_PID out0=$ST_OUT c0s=$COLD_START c0e=$COLD_END
+	st_start_hotcold 2 16
+	p1=$ST_PID c1s=$COLD_START c1e=$COLD_END
+	monitor web "$p0" "$p1"
+	scheme web s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	filter web s0 f0 target Y target=t0
+	cfs_on web
+	wait_paged_out "$p1" "$c1s" "$c1e"
+	expect_resident "$p0" "$c0s" "$c0e"
+	cfs_set "$S/filters/f0/matching" N
+	cfs_commit web
+	wait_paged_out "$p0" "$c0s" "$c0e"
+	cfs_off web
+	stop_verified "$p1"
+	ST_OUT=$out0
+	stop_verified "$p0"
+}
+
+@test "apply_interval_us: the scheme runs at most once per interval" {
+	local n0 n1 every slow aggr
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web every stat
+	scheme web slow stat apply_interval_us=1000000
+	cfs_on web
+	poll 60 stat_above web slow nr_tried 0
+	aggr=$(cfs_nr_aggr web)
+	every=$(stat_of web every nr_tried)
+	n0=$(stat_of web slow nr_tried)
+	cfs_wait_more_aggr web 40
+	every=$(( $(stat_of web every nr_tried) - every ))
+	n1=$(( $(stat_of web slow nr_tried) - n0 ))
+	aggr=$(( $(cfs_nr_aggr web) - aggr ))
+	echo "over $aggr aggregations: every +$every, once a second +$n1"
+	[ "$n1" -gt 0 ]
+	# 100 ms aggregations: about a tenth of the runs
+	[ $((n1 * 4)) -le "$every" ]
+}
+
+# vma_flags_in PID START END: the VmFlags lines of PID's mappings that lie
+# inside [START, END).
+vma_flags_in() {
+	local line range s e inside=0
+	while read -r line; do
+		if [[ "$line" =~ ^([0-9a-f]+)-([0-9a-f]+)\  ]]; then
+			s=$((16#${BASH_REMATCH[1]}))
+			e=$((16#${BASH_REMATCH[2]}))
+			inside=0
+			if [ "$s" -ge "$2" ] && [ "$e" -le "$3" ]; then inside=1; fi
+		elif [ "$inside" = 1 ] && [[ "$line" == VmFlags:* ]]; then
+			echo "$line"
+		fi
+	done < "/proc/$1/smaps"
+}
+
+@test "hugepage and nohugepage set the huge page advice of the regions' mappings" {
+	if ! has_feature action:hugepage || ! has_feature action:nohugepage; then
+		skip "features lacks action:hugepage/nohugepage: no transparent huge pages in this kernel"
+	fi
+	st_start_hotcold 8 8
+	monitor web "$ST_PID"
+	scheme web s0 hugepage access_pattern/min_nr_accesses=5
+	cfs_on web
+	poll 60 stat_above web s0 sz_applied 0
+	vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END" | grep -qw hg ||
+		{ echo "no hg in the hot range:"; vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
+	grep AnonHugePages "/proc/$ST_PID/smaps_rollup"
+	cfs_off web
+	cfs_set "$S/action" nohugepage
+	cfs_on web
+	poll 60 stat_above web s0 sz_applied 0
+	vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END" | grep -qw nh ||
+		{ echo "no nh in the hot range:"; vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
+	cfs_off web
+	stop_verified "$ST_PID"
+}

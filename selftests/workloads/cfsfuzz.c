@@ -1,0 +1,1885 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfsfuzz: configfs input fuzzing and stress for the DAMON selftests.
+ *
+ *   cfsfuzz fuzz CTXDIR SEED SECONDS PID1 PID2
+ *	Builds targets t0 (PID1) and t1 (PID2) with regions under the empty
+ *	context CTXDIR, then for SECONDS writes random and adversarial values
+ *	(valid, boundary, huge, negative, 4 KiB long, embedded NULs, non-UTF-8
+ *	bytes, partial numbers, white space variants, words with junk, empty
+ *	writes) to every attribute of the context, its targets and regions, in
+ *	an order drawn from SEED, interleaved with on/off/commit, reads,
+ *	mkdir/rmdir of extra items and repairs to a valid setup (so that the
+ *	kdamond really runs with many of the values).  Every write's result is
+ *	checked against configfs-layout.md, and so is what the file reads
+ *	back afterwards (the value written, or the old one after a failure).
+ *	Prints "seed SEED" first, a summary last; exits 1 on any violation.
+ *
+ *   cfsfuzz cycles CONTEXTS N PID ON_EVERY
+ *	N times: mkdir a context, a target (pid PID) and a region, write
+ *	their files, rmdir them again; every ON_EVERY-th cycle (0: never) also
+ *	turns the context on and off.  Exits 1 on the first failure.
+ *
+ *   cfsfuzz names CONTEXTS SEED N PID
+ *	N times: mkdir a context, a target and a region with random names
+ *	(any bytes but '/' and NUL, 1 to 255 of them, '%' and '\n' likely),
+ *	turn the context on with PID as target, check kdamond_pid, off, rmdir.
+ *
+ *   cfsfuzz race MODE DIR ROUNDS [PID]
+ *	Races in a loop without a fork+exec per step (which costs a lot in
+ *	UML): exit-on, exit-commit, exit-only (a target process killed
+ *	during on / commit), gone (removal after the only target exited,
+ *	without reading state), rmdir-off (rmdir racing off), dirs (mkdir
+ *	and rmdir of targets and regions racing on/commit/off), reads (the
+ *	read-mostly files of a context).  See the race_* functions.  Prints
+ *	"COUNT WHAT OUTCOME N" lines and "FAIL: ..." lines; exits 1 on FAIL.
+ *
+ *   cfsfuzz respawn PID TRIES PROG [ARG...]
+ *	Fork up to TRIES children (each exits at once) until one gets the
+ *	pid PID by the kernel's normal recycling, and run PROG in that one;
+ *	wait for it and exit with its status (3: PID never came back).
+ *
+ * Writes are single write(2) calls; a commit gets a 3 s SIGALRM, so that a
+ * commit waiting for a far aggregation boundary fails with EINTR instead
+ * of hanging.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WRITE_MAX	4095	/* configfs passes at most PAGE_SIZE - 1 bytes */
+#define BUF_MAX		8192
+#define MAX_NR_REGIONS	100000UL
+#define COMMIT_ALARM_MS	3000
+#define MAX_FAILS	30
+
+/* ------------------------------------------------------------ utilities */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64* */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static uint64_t rnd_below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static bool chance(unsigned int percent)
+{
+	return rnd_below(100) < percent;
+}
+
+static const char *ename(int err)
+{
+	static char buf[32];
+	const char *name;
+
+	if (!err)
+		return "OK";
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+static unsigned long nr_fails;
+static unsigned long nr_ops;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_fails++;
+	if (nr_fails > MAX_FAILS)
+		return;
+	printf("FAIL op %lu: ", nr_ops);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* @buf of @len bytes as a C-like string literal, shortened when long. */
+static const char *quote(const char *buf, size_t len)
+{
+	static char out[400];
+	size_t i, o = 0, shown = len > 60 ? 48 : len;
+
+	out[o++] = '"';
+	for (i = 0; i < shown; i++) {
+		unsigned char c = buf[i];
+
+		if (c == '\n')
+			o += sprintf(out + o, "\\n");
+		else if (c == '"' || c == '\\')
+			o += sprintf(out + o, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			o += sprintf(out + o, "\\x%02x", c);
+		else
+			out[o++] = c;
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+	if (shown < len)
+		sprintf(out + o, "...(%zu bytes)", len);
+	return out;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void alarm_ms(long ms)
+{
+	struct itimerval it = {};
+
+	it.it_value.tv_sec = ms / 1000;
+	it.it_value.tv_usec = (ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/*
+ * One write(2) of @len bytes; 0 or an errno.  *@written gets what write
+ * returned when it did not fail.
+ */
+static int write_once(const char *path, const void *val, size_t len,
+		      ssize_t *written)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	*written = -1;
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		err = errno;
+	else
+		*written = n;
+	close(fd);
+	return err;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	ssize_t n;
+	int err = write_once(path, s, strlen(s), &n);
+
+	if (!err && n != (ssize_t)strlen(s))
+		err = EIO;
+	return err;
+}
+
+static int write_state(const char *path, const char *word)
+{
+	int err;
+
+	if (!strncmp(word, "commit", 6))
+		alarm_ms(COMMIT_ALARM_MS);
+	err = write_str(path, word);
+	alarm_ms(0);
+	return err;
+}
+
+/* Read all of @path into @buf (NUL-terminated); length or -errno. */
+static ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+		if ((size_t)len == size - 1)
+			break;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int do_mkdir(const char *path)
+{
+	return mkdir(path, 0755) ? errno : 0;
+}
+
+static int do_rmdir(const char *path)
+{
+	return rmdir(path) ? errno : 0;
+}
+
+/* "123\n" with a decimal unsigned number: true and the number. */
+static bool parse_line_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (s[0] < '0' || s[0] > '9' || (s[0] == '0' && s[1] != '\n'))
+		return false;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return !errno && end[0] == '\n' && end[1] == '\0';
+}
+
+/* "-1\n" or "N\n" with 0 < N <= INT_MAX. */
+static bool parse_line_pid(const char *s, long *v)
+{
+	unsigned long u;
+
+	if (!strcmp(s, "-1\n")) {
+		*v = -1;
+		return true;
+	}
+	if (!parse_line_ulong(s, &u) || !u || u > INT_MAX)
+		return false;
+	*v = (long)u;
+	return true;
+}
+
+/* ------------------------------------------------------------ values */
+
+struct val {
+	char buf[BUF_MAX];
+	size_t len;
+};
+
+static void val_set(struct val *v, const char *s)
+{
+	v->len = strlen(s);
+	memcpy(v->buf, s, v->len);
+}
+
+static void val_printf(struct val *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	v->len = vsnprintf(v->buf, sizeof(v->buf), fmt, ap);
+	va_end(ap);
+}
+
+static void val_append(struct val *v, const char *s, size_t len)
+{
+	if (v->len + len > sizeof(v->buf))
+		len = sizeof(v->buf) - v->len;
+	memcpy(v->buf + v->len, s, len);
+	v->len += len;
+}
+
+static const char *const boundary_numbers[] = {
+	"0", "1", "2", "3", "4", "9", "10", "99999", "100000", "100001",
+	"4095", "4096", "4097", "2147483647", "2147483648", "4294967295",
+	"4294967296", "9223372036854775807", "9223372036854775808",
+	"18446744073709547520", "18446744073709551615",
+	"18446744073709551616", "18446744073709551617",
+	"99999999999999999999", "100000000000000000000",
+	"340282366920938463463374607431768211456", "007", "00", "+0",
+	"+18446744073709551615", "0000000000000000000000000000001",
+};
+
+static const char *const junk[] = {
+	"-1", "-0", "-9223372036854775808", "-18446744073709551616", "+",
+	"++5", "+-5", "-+5", "5+", "5-", "0x10", "0X10", "0b1", "0o7", "1e3",
+	"1.5", "1,5", "1_000", "1 000", " 5", "5 ", "\t5", "5\t", "5\r\n",
+	"5\n\n", "\n5", "\n", " ", "\r", "\v5", "5\f", "\xd9\xa1\xd9\xa2",
+	"\xef\xbc\x95", "\xff", "\xfe\xff", "\xc0\x80", "\xed\xa0\x80",
+	"\x80\x81\x82", "five", "NaN", "inf", "-inf", "1k", "1M", "12abc",
+	"abc12", "0,", "%s%n%p", "\x1b[2J", "on", "off", "commit", "vaddr",
+	"fvaddr", "paddr", "ON", "Off", "COMMIT", "on ", " on", "on\n\n",
+	"on\r\n", "onx", "o", "of", "offf", "comm", "commit\n\n", "vaddr ",
+	"VADDR", "vaddr\t", "vaddrx", "fvaddr\n\n", "v", "addr", "none",
+	"-", "on off", "on\noff", "commit on",
+};
+
+static const char *const words[] = {
+	"on", "off", "commit", "vaddr", "fvaddr", "paddr",
+};
+
+/* Fill @v with a random decimal number of up to 20 digits. */
+static void gen_decimal(struct val *v)
+{
+	unsigned long x;
+
+	switch (rnd_below(4)) {
+	case 0:
+		x = rnd_below(16);
+		break;
+	case 1:
+		x = rnd_below(200000);
+		break;
+	case 2:
+		x = rnd() >> rnd_below(64);
+		break;
+	default:
+		x = rnd();
+		break;
+	}
+	val_printf(v, "%lu", x);
+}
+
+/* A random value of one of many kinds, for any attribute. */
+static const char *gen_value(struct val *v, unsigned long page)
+{
+	size_t i, n;
+
+	switch (rnd_below(20)) {
+	case 0: case 1: case 2:
+		gen_decimal(v);
+		if (chance(30))
+			val_append(v, "\n", 1);
+		if (chance(10)) {
+			memmove(v->buf + 1, v->buf, v->len);
+			v->buf[0] = '+';
+			v->len++;
+		}
+		return "decimal";
+	case 3:
+		/* page-aligned addresses, for regions */
+		val_printf(v, "%lu", (unsigned long)(rnd_below(1UL << 35) * page));
+		if (chance(50))
+			val_append(v, "\n", 1);
+		return "address";
+	case 4: case 5:
+		val_set(v, boundary_numbers[rnd_below(sizeof(boundary_numbers) /
+						      sizeof(*boundary_numbers))]);
+		if (chance(40))
+			val_append(v, "\n", 1);
+		return "boundary";
+	case 6: case 7: case 8:
+		val_set(v, junk[rnd_below(sizeof(junk) / sizeof(*junk))]);
+		if (chance(20))
+			val_append(v, "\n", 1);
+		return "junk";
+	case 9: case 10:
+		val_set(v, words[rnd_below(sizeof(words) / sizeof(*words))]);
+		if (chance(40))
+			val_append(v, "\n", 1);
+		return "word";
+	case 11:
+		/* an embedded NUL: before, inside or after a good value */
+		gen_decimal(v);
+		switch (rnd_below(3)) {
+		case 0:
+			val_append(v, "\0", 1);
+			break;
+		case 1:
+			val_append(v, "\0junk", 5);
+			break;
+		default:
+			memmove(v->buf + 1, v->buf, v->len);
+			v->buf[0] = '\0';
+			v->len++;
+			break;
+		}
+		return "nul";
+	case 12:
+		/* random bytes, mostly not UTF-8 */
+		v->len = 1 + rnd_below(64);
+		for (i = 0; i < v->len; i++)
+			v->buf[i] = (char)(chance(70) ? 0x80 + rnd_below(128) :
+					   rnd_below(256));
+		return "bytes";
+	case 13:
+		/* long runs of digits, around and beyond what one write holds */
+		n = 20 + rnd_below(4200);
+		if (chance(50))
+			n = WRITE_MAX - 2 + rnd_below(5);
+		v->len = n;
+		for (i = 0; i < n; i++)
+			v->buf[i] = (char)('0' + rnd_below(10));
+		if (chance(50))
+			memset(v->buf, '0', n - 1);
+		if (chance(30))
+			v->buf[n - 1] = '\n';
+		return "long-digits";
+	case 14:
+		/* 4 KiB of one letter, or junk after 4095 good bytes */
+		n = 4096 + rnd_below(2) * rnd_below(4096);
+		memset(v->buf, chance(50) ? 'a' : '0', n);
+		v->len = n;
+		if (chance(50))
+			v->buf[WRITE_MAX - 1] = '1';
+		return "4k";
+	case 15:
+		/* a good number followed by junk */
+		gen_decimal(v);
+		{
+			const char *j = junk[rnd_below(sizeof(junk) /
+						       sizeof(*junk))];
+
+			val_append(v, j, strlen(j));
+		}
+		return "number+junk";
+	case 16:
+		/* white space around a number or word */
+		if (chance(50))
+			gen_decimal(v);
+		else
+			val_set(v, words[rnd_below(sizeof(words) /
+						   sizeof(*words))]);
+		{
+			static const char *const ws[] = {
+				" ", "\t", "\n", "\r", "\v", "\f", "  ",
+				"\n\n", " \n",
+			};
+			const char *w = ws[rnd_below(sizeof(ws) / sizeof(*ws))];
+
+			if (chance(50)) {
+				memmove(v->buf + strlen(w), v->buf, v->len);
+				memcpy(v->buf, w, strlen(w));
+				v->len += strlen(w);
+			} else {
+				val_append(v, w, strlen(w));
+			}
+		}
+		return "whitespace";
+	case 17:
+		v->len = 0;
+		return "empty";
+	case 18:
+		/* printable ASCII */
+		v->len = 1 + rnd_below(40);
+		for (i = 0; i < v->len; i++)
+			v->buf[i] = (char)(0x20 + rnd_below(0x5f));
+		return "ascii";
+	default:
+		/* a small pid: kernel threads, init, the shells around us */
+		val_printf(v, "%lu\n", (unsigned long)rnd_below(400));
+		return "small";
+	}
+}
+
+/* ------------------------------------------------------------ the oracle */
+
+enum kind { K_NUM, K_PID, K_OPS, K_STATE };
+
+struct attr {
+	char path[PATH_MAX];
+	const char *name;
+	enum kind kind;
+	unsigned long min, max;
+	/* the model: what the file must read (numbers; pids; ops index) */
+	long long model;
+	bool present;
+};
+
+static const char *const ops_names[] = { "vaddr", "fvaddr", "paddr" };
+static bool ops_registered[3];
+
+/*
+ * What a number attribute does with @v (the first WRITE_MAX bytes of it):
+ * *@want is the errno it must give (0: accepted, value in *@num), and
+ * *@alt another errno the contract allows (-1: none).
+ */
+static void predict_num(const struct val *v, unsigned long min,
+			unsigned long max, int *want, int *alt,
+			unsigned long *num)
+{
+	size_t len = v->len > WRITE_MAX ? WRITE_MAX : v->len;
+	const char *s = v->buf, *end = s + len;
+	unsigned long x = 0;
+	bool overflow = false, digits = false;
+
+	*alt = -1;
+	if (!len) {
+		/* configfs gives EFAULT for an empty write: never stored */
+		*want = EINVAL;
+		*alt = EFAULT;
+		return;
+	}
+	if (memchr(s, '\0', len)) {
+		*want = EINVAL;
+		return;
+	}
+	if (*s == '+')
+		s++;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		digits = true;
+		if (x > (ULONG_MAX - (*s - '0')) / 10)
+			overflow = true;
+		x = x * 10 + (*s - '0');
+	}
+	if (s < end && *s == '\n')
+		s++;
+	if (overflow) {
+		*want = ERANGE;
+		if (s != end)
+			*alt = EINVAL;	/* too big and junk: either */
+		return;
+	}
+	if (!digits || s != end) {
+		*want = EINVAL;
+		return;
+	}
+	if (x < min) {
+		*want = EINVAL;
+		return;
+	}
+	if (x > max) {
+		*want = ERANGE;
+		return;
+	}
+	*want = 0;
+	*num = x;
+}
+
+/* Which of @names @v is ("word" or "word\n"), or -1. */
+static int match_word(const struct val *v, const char *const *names, int nr)
+{
+	size_t len = v->len > WRITE_MAX ? WRITE_MAX : v->len;
+	int i;
+
+	if (memchr(v->buf, '\0', len))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		size_t n = strlen(names[i]);
+
+		if ((len == n || (len == n + 1 && v->buf[n] == '\n')) &&
+		    !memcmp(v->buf, names[i], n))
+			return i;
+	}
+	return -1;
+}
+
+/* Check what @a reads against the model; fills @got for messages. */
+static bool check_readback(struct attr *a, const char *why)
+{
+	char buf[256];
+	ssize_t n = read_file(a->path, buf, sizeof(buf));
+	unsigned long u;
+	long p;
+
+	if (n < 0) {
+		fail("read %s: %s (%s)", a->path, ename(-n), why);
+		return false;
+	}
+	switch (a->kind) {
+	case K_NUM:
+		if (!parse_line_ulong(buf, &u) || u < a->min || u > a->max) {
+			fail("%s reads %s: not a number in [%lu, %lu] (%s)",
+			     a->path, quote(buf, n), a->min, a->max, why);
+			return false;
+		}
+		if ((long long)u != a->model) {
+			fail("%s reads %lu, expected %llu (%s)", a->path, u,
+			     a->model, why);
+			return false;
+		}
+		return true;
+	case K_PID:
+		if (!parse_line_pid(buf, &p)) {
+			fail("%s reads %s: not -1 or a pid (%s)", a->path,
+			     quote(buf, n), why);
+			return false;
+		}
+		if (p != a->model) {
+			fail("%s reads %ld, expected %lld (%s)", a->path, p,
+			     a->model, why);
+			return false;
+		}
+		return true;
+	case K_OPS:
+		if (n < 2 || buf[n - 1] != '\n' ||
+		    strncmp(buf, ops_names[a->model], n - 1) ||
+		    strlen(ops_names[a->model]) != (size_t)n - 1) {
+			fail("%s reads %s, expected \"%s\\n\" (%s)", a->path,
+			     quote(buf, n), ops_names[a->model], why);
+			return false;
+		}
+		return true;
+	case K_STATE:
+		if (strcmp(buf, "on\n") && strcmp(buf, "off\n")) {
+			fail("%s reads %s (%s)", a->path, quote(buf, n), why);
+			return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ the fuzzer */
+
+enum { A_OPS, A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX, A_STATE,
+	A_T0_PID, A_T1_PID, A_T0R0_START, A_T0R0_END, A_T0R1_START,
+	A_T0R1_END, A_T1R0_START, A_T1R0_END, NR_ATTRS };
+
+static struct attr attrs[NR_ATTRS];
+static char ctxdir[512];	/* short enough for every path below */
+static long pid1, pid2;
+static unsigned long page;
+
+/* result counters */
+static unsigned long nr_writes, nr_accepted, nr_state_words, nr_on_ok,
+	nr_commit_ok, nr_commit_intr, nr_reads, nr_repairs, nr_dirops,
+	nr_errno[134];
+
+static void count_errno(int err)
+{
+	if (err >= 0 && err < 134)
+		nr_errno[err]++;
+}
+
+static void attr_init(int i, const char *rel, enum kind kind,
+		      unsigned long min, unsigned long max)
+{
+	struct attr *a = &attrs[i];
+
+	snprintf(a->path, sizeof(a->path), "%s/%s", ctxdir, rel);
+	a->name = strrchr(a->path, '/') + 1;
+	a->kind = kind;
+	a->min = min;
+	a->max = max;
+	a->present = true;
+}
+
+/* Load the model from what the files read now. */
+static int attr_load(struct attr *a)
+{
+	char buf[256];
+	ssize_t n = read_file(a->path, buf, sizeof(buf));
+	unsigned long u;
+	long p;
+	int i;
+
+	if (n < 0) {
+		fail("read %s: %s", a->path, ename(-n));
+		return -1;
+	}
+	switch (a->kind) {
+	case K_NUM:
+		if (!parse_line_ulong(buf, &u))
+			goto bad;
+		a->model = u;
+		return 0;
+	case K_PID:
+		if (!parse_line_pid(buf, &p))
+			goto bad;
+		a->model = p;
+		return 0;
+	case K_OPS:
+		for (i = 0; i < 3; i++) {
+			if (!strncmp(buf, ops_names[i], n - 1) &&
+			    strlen(ops_names[i]) == (size_t)n - 1) {
+				a->model = i;
+				return 0;
+			}
+		}
+		goto bad;
+	case K_STATE:
+		return 0;
+	}
+bad:
+	fail("%s reads %s", a->path, quote(buf, n));
+	return -1;
+}
+
+static bool state_is_on(void)
+{
+	char buf[16];
+
+	return read_file(attrs[A_STATE].path, buf, sizeof(buf)) > 0 &&
+	       !strcmp(buf, "on\n");
+}
+
+static long kdamond_pid(void)
+{
+	char path[PATH_MAX], buf[32];
+	long p;
+
+	snprintf(path, sizeof(path), "%s/kdamond_pid", ctxdir);
+	if (read_file(path, buf, sizeof(buf)) < 0 || !parse_line_pid(buf, &p))
+		return -2;
+	return p;
+}
+
+/* Write a fuzzed value to attribute @i and check the result. */
+static void fuzz_attr(int i)
+{
+	struct attr *a = &attrs[i];
+	static struct val v;
+	const char *kind = gen_value(&v, page);
+	size_t eff = v.len > WRITE_MAX ? WRITE_MAX : v.len;
+	int err, want = 0, alt = -1, w;
+	unsigned long num = 0;
+	char why[600];
+	ssize_t n;
+	bool was_on = false;
+
+	if (a->kind == K_STATE) {
+		was_on = state_is_on();
+		alarm_ms(COMMIT_ALARM_MS);
+	}
+	err = write_once(a->path, v.buf, v.len, &n);
+	alarm_ms(0);
+	nr_writes++;
+	count_errno(err);
+	snprintf(why, sizeof(why), "after writing %s value %s",
+		 kind, quote(v.buf, v.len));
+	if (!err && (size_t)n != eff) {
+		fail("%s: write of %zu bytes returned %zd (%s)", a->path,
+		     v.len, n, why);
+		return;
+	}
+	if (!err)
+		nr_accepted++;
+
+	switch (a->kind) {
+	case K_NUM:
+		predict_num(&v, a->min, a->max, &want, &alt, &num);
+		break;
+	case K_PID:
+		predict_num(&v, 1, INT_MAX, &want, &alt, &num);
+		/* a good number: the process may or may not exist */
+		if (!want && err == ESRCH)
+			want = ESRCH;
+		else if (!want && err == EINVAL)	/* a kernel thread */
+			want = EINVAL;
+		break;
+	case K_OPS:
+		w = match_word(&v, ops_names, 3);
+		if (w >= 0 && ops_registered[w]) {
+			want = 0;
+			num = w;
+		} else {
+			want = EINVAL;
+			if (!v.len)
+				alt = EFAULT;
+		}
+		break;
+	case K_STATE:
+		w = match_word(&v, words, 3);
+		if (w < 0) {
+			want = EINVAL;
+			if (!v.len)
+				alt = EFAULT;
+			break;
+		}
+		nr_state_words++;
+		/* on/off/commit: what happens depends on the setup */
+		if (w == 0 && !err)
+			nr_on_ok++;
+		if (w == 2 && !err)
+			nr_commit_ok++;
+		if (w == 2 && err == EINTR)
+			nr_commit_intr++;
+		if (w == 1) {
+			want = 0;
+		} else if (w == 2 && !was_on) {
+			want = EINVAL;
+			/* it may have been turned on... not by us: strict */
+		} else {
+			want = err;	/* checked below against the list */
+			if (err && err != EINVAL && err != ESRCH &&
+			    !(w == 2 && (err == EBUSY || err == EINTR)))
+				fail("%s: %s gave %s (%s)", a->path,
+				     words[w], ename(err), why);
+		}
+		if (w == 1 && !err && (state_is_on() || kdamond_pid() != -1))
+			fail("still on after off (%s)", why);
+		break;
+	}
+	if (err != want && err != alt) {
+		fail("%s: expected %s%s%s, got %s (%s)", a->path, ename(want),
+		     alt >= 0 ? " or " : "", alt >= 0 ? ename(alt) : "",
+		     ename(err), why);
+		/* resynchronise the model with what the kernel did */
+		if (!err && a->kind != K_STATE)
+			attr_load(a);
+		return;
+	}
+	if (!err && a->kind != K_STATE)
+		a->model = (long long)num;
+	check_readback(a, why);
+}
+
+/* Write a valid value; it must be accepted. */
+static void set_ok(int i, const char *fmt, ...)
+{
+	struct attr *a = &attrs[i];
+	char buf[64];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	err = write_str(a->path, buf);
+	if (err) {
+		fail("repair: %s <- %s: %s", a->path, buf, ename(err));
+		attr_load(a);
+		return;
+	}
+	attr_load(a);
+}
+
+/*
+ * Make the staged setup valid: interval relations, region counts, the two
+ * workloads as targets, non-overlapping regions.  Sometimes leaves the
+ * kdamond to apply it with a commit.
+ */
+static void repair(void)
+{
+	unsigned long sample = 1000 + rnd_below(9000);
+	unsigned long aggr = sample * (2 + rnd_below(20));
+	unsigned long update = aggr * (1 + rnd_below(5));
+	unsigned long min = 3 + rnd_below(20);
+	unsigned long max = min + rnd_below(1000);
+	unsigned long base = 0x10000000UL + rnd_below(1UL << 20) * page;
+	int i, order[5] = { A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX };
+	unsigned long vals[5] = { sample, aggr, update, min, max };
+
+	nr_repairs++;
+	/* any order works: the relations are checked at on/commit only */
+	for (i = 4; i > 0; i--) {
+		int j = rnd_below(i + 1), t = order[i];
+		unsigned long tv = vals[i];
+
+		order[i] = order[j];
+		vals[i] = vals[j];
+		order[j] = t;
+		vals[j] = tv;
+	}
+	for (i = 0; i < 5; i++)
+		set_ok(order[i], "%lu\n", vals[i]);
+	if (!state_is_on()) {
+		set_ok(A_OPS, chance(70) ? "vaddr" : "fvaddr\n");
+		set_ok(A_T0_PID, "%ld", pid1);
+		set_ok(A_T1_PID, "%ld\n", pid2);
+	}
+	set_ok(A_T0R0_START, "%lu", base);
+	set_ok(A_T0R0_END, "%lu", base + page * (1 + rnd_below(64)));
+	set_ok(A_T0R1_START, "%lu", base + page * 100);
+	set_ok(A_T0R1_END, "%lu", base + page * (101 + rnd_below(64)));
+	set_ok(A_T1R0_START, "%lu", base);
+	set_ok(A_T1R0_END, "%lu", base + page * (1 + rnd_below(4096)));
+}
+
+/* on, off or commit, as a clean word. */
+static void state_word(void)
+{
+	static const char *const w[] = {
+		"on", "on\n", "off", "off\n", "commit", "commit\n",
+	};
+	const char *word = w[rnd_below(6)];
+	bool was_on = state_is_on();
+	long kpid = was_on ? kdamond_pid() : -1;
+	int err = write_state(attrs[A_STATE].path, word);
+
+	nr_state_words++;
+	count_errno(err);
+	switch (word[1]) {
+	case 'n':	/* on */
+		if (!err)
+			nr_on_ok++;
+		if (err && err != EINVAL && err != ESRCH)
+			fail("on gave %s", ename(err));
+		if (!err && was_on && state_is_on() && kdamond_pid() != kpid)
+			fail("on while on changed kdamond_pid %ld -> %ld",
+			     kpid, kdamond_pid());
+		if (err && !was_on && (state_is_on() || kdamond_pid() != -1))
+			fail("a failed on left the context on");
+		break;
+	case 'f':	/* off */
+		if (err)
+			fail("off gave %s", ename(err));
+		if (state_is_on() || kdamond_pid() != -1)
+			fail("still on after off");
+		break;
+	default:	/* commit */
+		if (!err)
+			nr_commit_ok++;
+		if (err == EINTR)
+			nr_commit_intr++;
+		if (!was_on && err != EINVAL)
+			fail("commit while off gave %s", ename(err));
+		if (was_on && err && err != EINVAL && err != ESRCH &&
+		    err != EBUSY && err != EINTR)
+			fail("commit gave %s", ename(err));
+		break;
+	}
+	check_readback(&attrs[A_STATE], word);
+}
+
+/* Read a file and check its format. */
+static void read_some(void)
+{
+	static char buf[MAX_NR_REGIONS * 64 + 1];
+	char path[PATH_MAX];
+	unsigned long u, prev_end = 0, s, e, acc, age;
+	ssize_t n;
+	long p;
+	int i = rnd_below(NR_ATTRS + 3);
+	char *line, *next;
+
+	nr_reads++;
+	if (i < NR_ATTRS) {
+		if (attrs[i].present)
+			check_readback(&attrs[i], "a plain read");
+		return;
+	}
+	i -= NR_ATTRS;
+	if (i == 0) {
+		if (kdamond_pid() == -2)
+			fail("kdamond_pid is not -1 or a pid");
+		return;
+	}
+	if (i == 1) {
+		snprintf(path, sizeof(path), "%s/nr_aggregations", ctxdir);
+		n = read_file(path, buf, sizeof(buf));
+		if (n < 0 || !parse_line_ulong(buf, &u))
+			fail("nr_aggregations reads %s",
+			     n < 0 ? ename(-n) : quote(buf, n));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/targets/t%d/snapshot", ctxdir,
+		 (int)rnd_below(2));
+	n = read_file(path, buf, sizeof(buf));
+	if (n == -EAGAIN)
+		return;
+	if (n < 0) {
+		fail("read %s: %s", path, ename(-n));
+		return;
+	}
+	for (line = buf; *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next) {
+			fail("%s: last line without newline", path);
+			return;
+		}
+		*next++ = '\0';
+		if (sscanf(line, "%lu %lu %lu %lu", &s, &e, &acc, &age) != 4 ||
+		    s >= e || s % page || e % page || s < prev_end) {
+			fail("%s: bad line \"%s\"", path, line);
+			return;
+		}
+		prev_end = e;
+	}
+	(void)p;
+}
+
+/* mkdir/rmdir of an extra target tx and an extra region t0/regions/rx. */
+static void dir_op(void)
+{
+	char tx[PATH_MAX], rx[PATH_MAX], f[PATH_MAX + 8];
+	bool target = chance(50), on;
+	const char *path;
+	int err;
+
+	nr_dirops++;
+	snprintf(tx, sizeof(tx), "%s/targets/tx", ctxdir);
+	snprintf(rx, sizeof(rx), "%s/targets/t0/regions/rx", ctxdir);
+	path = target ? tx : rx;
+	on = state_is_on();
+	if (!is_dir(path)) {
+		err = do_mkdir(path);
+		if (err)
+			fail("mkdir %s: %s", path, ename(err));
+		else if (!target && chance(70)) {
+			snprintf(f, sizeof(f), "%s/start", rx);
+			write_str(f, "4096");
+			snprintf(f, sizeof(f), "%s/end", rx);
+			write_str(f, "8192");
+		} else if (target && chance(70)) {
+			char pidbuf[32];
+
+			snprintf(f, sizeof(f), "%s/pid", tx);
+			snprintf(pidbuf, sizeof(pidbuf), "%ld", pid2);
+			write_str(f, pidbuf);
+		}
+		return;
+	}
+	err = do_rmdir(path);
+	/* off (just read, so a self-stopped kdamond is cleaned up): free */
+	if (err && !(on && err == EBUSY))
+		fail("rmdir %s while %s: %s", path, on ? "on" : "off",
+		     ename(err));
+}
+
+static int fuzz_setup(void)
+{
+	char path[PATH_MAX + 32], buf[512];
+	static const char *const dirs[] = {
+		"targets/t0", "targets/t1", "targets/t0/regions/r0",
+		"targets/t0/regions/r1", "targets/t1/regions/r0",
+	};
+	size_t i;
+	int err;
+
+	page = sysconf(_SC_PAGESIZE);
+	snprintf(path, sizeof(path), "%s/../../features", ctxdir);
+	if (read_file(path, buf, sizeof(buf)) < 0) {
+		fail("cannot read %s", path);
+		return -1;
+	}
+	for (i = 0; i < 3; i++) {
+		char word[16];
+
+		snprintf(word, sizeof(word), "ops:%s", ops_names[i]);
+		ops_registered[i] = strstr(buf, word) != NULL;
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", ctxdir, dirs[i]);
+		err = do_mkdir(path);
+		if (err) {
+			fail("mkdir %s: %s", path, ename(err));
+			return -1;
+		}
+	}
+	attr_init(A_OPS, "operations", K_OPS, 0, 0);
+	attr_init(A_SAMPLE, "sample_us", K_NUM, 1, ULONG_MAX);
+	attr_init(A_AGGR, "aggr_us", K_NUM, 1, ULONG_MAX);
+	attr_init(A_UPDATE, "update_us", K_NUM, 1, ULONG_MAX);
+	attr_init(A_MIN, "min_nr_regions", K_NUM, 3, MAX_NR_REGIONS);
+	attr_init(A_MAX, "max_nr_regions", K_NUM, 3, MAX_NR_REGIONS);
+	attr_init(A_STATE, "state", K_STATE, 0, 0);
+	attr_init(A_T0_PID, "targets/t0/pid", K_PID, 1, INT_MAX);
+	attr_init(A_T1_PID, "targets/t1/pid", K_PID, 1, INT_MAX);
+	attr_init(A_T0R0_START, "targets/t0/regions/r0/start", K_NUM, 0,
+		  ULONG_MAX);
+	attr_init(A_T0R0_END, "targets/t0/regions/r0/end", K_NUM, 0,
+		  ULONG_MAX);
+	attr_init(A_T0R1_START, "targets/t0/regions/r1/start", K_NUM, 0,
+		  ULONG_MAX);
+	attr_init(A_T0R1_END, "targets/t0/regions/r1/end", K_NUM, 0,
+		  ULONG_MAX);
+	attr_init(A_T1R0_START, "targets/t1/regions/r0/start", K_NUM, 0,
+		  ULONG_MAX);
+	attr_init(A_T1R0_END, "targets/t1/regions/r0/end", K_NUM, 0,
+		  ULONG_MAX);
+	for (i = 0; i < NR_ATTRS; i++)
+		if (attr_load(&attrs[i]))
+			return -1;
+	/* the defaults of a new tree, per configfs-layout.md */
+	if (attrs[A_OPS].model != 0 || attrs[A_SAMPLE].model != 5000 ||
+	    attrs[A_AGGR].model != 100000 || attrs[A_UPDATE].model != 1000000 ||
+	    attrs[A_MIN].model != 10 || attrs[A_MAX].model != 1000 ||
+	    attrs[A_T0_PID].model != -1 || attrs[A_T0R0_START].model != 0 ||
+	    attrs[A_T0R0_END].model != 0) {
+		fail("a new context, target or region has unexpected defaults");
+		return -1;
+	}
+	repair();
+	return 0;
+}
+
+static int cmd_fuzz(int argc, char **argv)
+{
+	unsigned long seed, secs, i;
+	struct timespec t0, now;
+	int r;
+
+	if (argc != 7 || strlen(argv[2]) >= sizeof(ctxdir))
+		return 2;
+	snprintf(ctxdir, sizeof(ctxdir), "%s", argv[2]);
+	seed = strtoul(argv[3], NULL, 10);
+	secs = strtoul(argv[4], NULL, 10);
+	pid1 = strtol(argv[5], NULL, 10);
+	pid2 = strtol(argv[6], NULL, 10);
+	printf("seed %lu\n", seed);
+	fflush(stdout);
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+	if (fuzz_setup())
+		return 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((unsigned long)(now.tv_sec - t0.tv_sec) >= secs)
+			break;
+		nr_ops++;
+		r = rnd_below(100);
+		if (r < 62)
+			fuzz_attr(rnd_below(NR_ATTRS));
+		else if (r < 74)
+			state_word();
+		else if (r < 86)
+			read_some();
+		else if (r < 93)
+			repair();
+		else
+			dir_op();
+		if (nr_fails > MAX_FAILS)
+			break;
+	}
+
+	printf("ops %lu writes %lu accepted %lu state-words %lu on-ok %lu "
+	       "commit-ok %lu commit-eintr %lu reads %lu repairs %lu "
+	       "dirops %lu\n", nr_ops, nr_writes, nr_accepted,
+	       nr_state_words, nr_on_ok, nr_commit_ok, nr_commit_intr,
+	       nr_reads, nr_repairs, nr_dirops);
+	printf("errnos:");
+	for (i = 0; i < 134; i++)
+		if (nr_errno[i])
+			printf(" %s=%lu", ename(i), nr_errno[i]);
+	printf("\nfailures %lu\n", nr_fails);
+	return nr_fails ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ cycles */
+
+static int must(int err, const char *what, const char *path)
+{
+	if (err) {
+		printf("FAIL: %s %s: %s\n", what, path, ename(err));
+		fflush(stdout);
+	}
+	return err;
+}
+
+static int cmd_cycles(int argc, char **argv)
+{
+	char c[600], t[700], r[800], f[900];
+	unsigned long n, i, on_every;
+	const char *pid;
+
+	if (argc != 6 || strlen(argv[2]) >= 512)
+		return 2;
+	n = strtoul(argv[3], NULL, 10);
+	pid = argv[4];
+	on_every = strtoul(argv[5], NULL, 10);
+	snprintf(c, sizeof(c), "%s/cyc", argv[2]);
+	snprintf(t, sizeof(t), "%s/targets/t", c);
+	snprintf(r, sizeof(r), "%s/regions/r", t);
+	for (i = 0; i < n; i++) {
+		if (must(do_mkdir(c), "mkdir", c) ||
+		    must(do_mkdir(t), "mkdir", t))
+			return 1;
+		snprintf(f, sizeof(f), "%s/pid", t);
+		if (must(write_str(f, pid), "write pid to", f))
+			return 1;
+		if (i % 2) {
+			if (must(do_mkdir(r), "mkdir", r))
+				return 1;
+			snprintf(f, sizeof(f), "%s/start", r);
+			must(write_str(f, "4096\n"), "write", f);
+			snprintf(f, sizeof(f), "%s/end", r);
+			must(write_str(f, "1048576\n"), "write", f);
+		}
+		snprintf(f, sizeof(f), "%s/sample_us", c);
+		must(write_str(f, "1000"), "write", f);
+		snprintf(f, sizeof(f), "%s/aggr_us", c);
+		must(write_str(f, "10000"), "write", f);
+		if (on_every && i % on_every == 0) {
+			snprintf(f, sizeof(f), "%s/state", c);
+			if (must(write_str(f, "on"), "on:", f))
+				return 1;
+			if (i % (2 * on_every) == 0)
+				must(write_state(f, "commit"), "commit:", f);
+			if (must(write_str(f, "off"), "off:", f))
+				return 1;
+		}
+		if (i % 2 && must(do_rmdir(r), "rmdir", r))
+			return 1;
+		if (must(do_rmdir(t), "rmdir", t) ||
+		    must(do_rmdir(c), "rmdir", c))
+			return 1;
+	}
+	printf("cycles %lu ok\n", n);
+	return 0;
+}
+
+/* ------------------------------------------------------------ names */
+
+static void random_name(char *name, size_t *len)
+{
+	size_t i, n;
+
+	switch (rnd_below(4)) {
+	case 0:
+		n = 255;
+		break;
+	case 1:
+		n = 1 + rnd_below(3);
+		break;
+	default:
+		n = 1 + rnd_below(255);
+		break;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char ch;
+
+		do {
+			switch (rnd_below(6)) {
+			case 0:
+				ch = '%';
+				break;
+			case 1:
+				ch = '\n';
+				break;
+			case 2:
+				ch = 0x80 + rnd_below(128);
+				break;
+			default:
+				ch = 1 + rnd_below(255);
+				break;
+			}
+		} while (ch == '/');
+		name[i] = (char)ch;
+	}
+	name[n] = '\0';
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		name[0] = 'x';
+	*len = n;
+}
+
+static int cmd_names(int argc, char **argv)
+{
+	char c[1024], t[1400], r[1800], f[1900];
+	char name[256], buf[64];
+	unsigned long n, i;
+	size_t len;
+	long kpid;
+	int bad = 0;
+
+	if (argc != 6 || strlen(argv[2]) >= 512)
+		return 2;
+	rng_state = strtoul(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
+	n = strtoul(argv[4], NULL, 10);
+	for (i = 0; i < n && !bad; i++) {
+		random_name(name, &len);
+		snprintf(c, sizeof(c), "%s/%s", argv[2], name);
+		random_name(name, &len);
+		snprintf(t, sizeof(t), "%s/targets/%s", c, name);
+		random_name(name, &len);
+		snprintf(r, sizeof(r), "%s/regions/%s", t, name);
+		if (must(do_mkdir(c), "mkdir", quote(c, strlen(c))) ||
+		    must(do_mkdir(t), "mkdir", quote(t, strlen(t))) ||
+		    must(do_mkdir(r), "mkdir", quote(r, strlen(r)))) {
+			bad = 1;
+			break;
+		}
+		snprintf(f, sizeof(f), "%s/pid", t);
+		bad |= must(write_str(f, argv[5]), "write", "pid");
+		snprintf(f, sizeof(f), "%s/start", r);
+		bad |= must(write_str(f, "4096"), "write", "start");
+		snprintf(f, sizeof(f), "%s/end", r);
+		bad |= must(write_str(f, "8192"), "write", "end");
+		snprintf(f, sizeof(f), "%s/state", c);
+		bad |= must(write_str(f, "on"), "on:", quote(c, strlen(c)));
+		snprintf(f, sizeof(f), "%s/kdamond_pid", c);
+		if (read_file(f, buf, sizeof(buf)) < 0 ||
+		    !parse_line_pid(buf, &kpid) || kpid <= 0) {
+			printf("FAIL: kdamond_pid of %s\n", quote(c, strlen(c)));
+			bad = 1;
+		}
+		snprintf(f, sizeof(f), "%s/state", c);
+		bad |= must(write_str(f, "off"), "off:", quote(c, strlen(c)));
+		bad |= must(do_rmdir(r), "rmdir", quote(r, strlen(r)));
+		bad |= must(do_rmdir(t), "rmdir", quote(t, strlen(t)));
+		bad |= must(do_rmdir(c), "rmdir", quote(c, strlen(c)));
+	}
+	if (!bad)
+		printf("names %lu ok\n", n);
+	return bad;
+}
+
+/* ------------------------------------------------------------ races */
+
+/* Outcome counters: "COUNT CATEGORY OUTCOME N" lines at the end. */
+struct tally {
+	char cat[24];
+	int err;
+	unsigned long n;
+};
+
+static struct tally tallies[128];
+static int nr_tallies;
+
+static void tally(const char *cat, int err)
+{
+	int i;
+
+	for (i = 0; i < nr_tallies; i++) {
+		if (tallies[i].err == err && !strcmp(tallies[i].cat, cat)) {
+			tallies[i].n++;
+			return;
+		}
+	}
+	if (nr_tallies == 128)
+		return;
+	snprintf(tallies[i].cat, sizeof(tallies[i].cat), "%s", cat);
+	tallies[i].err = err;
+	tallies[i].n = 1;
+	nr_tallies++;
+}
+
+static void print_tallies(void)
+{
+	int i;
+
+	for (i = 0; i < nr_tallies; i++)
+		printf("COUNT %s %s %lu\n", tallies[i].cat,
+		       ename(tallies[i].err), tallies[i].n);
+	fflush(stdout);
+}
+
+static void sleep_us(unsigned long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void reap(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* A target process: populates 1 MiB, then sleeps until killed. */
+static pid_t spawn_target(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		static char mem[1 << 20];
+
+		memset(mem, 1, sizeof(mem));
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* A process that SIGKILLs @victim after 0 to @max_us microseconds. */
+static pid_t spawn_killer(pid_t victim, unsigned long max_us)
+{
+	unsigned long us = rnd_below(max_us + 1);
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		sleep_us(us);
+		kill(victim, SIGKILL);
+		_exit(0);
+	}
+	return pid;
+}
+
+static int writef(const char *dir, const char *file, const char *fmt, ...)
+{
+	char path[1400], val[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return write_state(path, val);
+}
+
+static bool readf(const char *dir, const char *file, char *buf, size_t size)
+{
+	char path[1400];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return read_file(path, buf, size) >= 0;
+}
+
+/* Poll (without reading anything else) until @ctx reads off; 30 s. */
+static bool wait_off(const char *ctx)
+{
+	char buf[16];
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		if (readf(ctx, "state", buf, sizeof(buf)) &&
+		    !strcmp(buf, "off\n"))
+			return true;
+		sleep_us(10000);
+	}
+	return false;
+}
+
+static bool stopped(const char *ctx)
+{
+	char buf[16];
+
+	return readf(ctx, "state", buf, sizeof(buf)) && !strcmp(buf, "off\n") &&
+	       readf(ctx, "kdamond_pid", buf, sizeof(buf)) &&
+	       !strcmp(buf, "-1\n");
+}
+
+static int race_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	nr_fails++;
+	return 1;
+}
+
+/*
+ * exit-on CTX ROUNDS: CTX has a target t0 and valid attributes, is off.
+ * Each round a new target process is killed while "on" is written.
+ */
+static int race_exit_on(const char *ctx, unsigned long rounds)
+{
+	char t0[1200];
+	unsigned long i;
+	pid_t b, k;
+	int err;
+
+	snprintf(t0, sizeof(t0), "%s/targets/t0", ctx);
+	for (i = 0; i < rounds; i++) {
+		b = spawn_target();
+		if ((err = writef(t0, "pid", "%d", b)))
+			return race_fail("pid %d: %s", b, ename(err));
+		k = spawn_killer(b, 30000);
+		err = writef(ctx, "state", "on");
+		tally("on", err);
+		if (err && err != ESRCH)
+			race_fail("on while the target exits: %s", ename(err));
+		reap(k);
+		reap(b);
+		/* its only target gone, the kdamond stops by itself */
+		if (!wait_off(ctx) || !stopped(ctx))
+			return race_fail("round %lu: still on 30 s after the target exited",
+					 i);
+	}
+	return 0;
+}
+
+/*
+ * exit-commit CTX ROUNDS: CTX is on with t0 on a process that lives.
+ * Each round t1 gets a new process, killed while "commit" is written.
+ */
+static int race_exit_commit(const char *ctx, unsigned long rounds)
+{
+	char t1[1200], buf[16];
+	unsigned long i;
+	pid_t b, k;
+	int err;
+
+	snprintf(t1, sizeof(t1), "%s/targets/t1", ctx);
+	for (i = 0; i < rounds; i++) {
+		b = spawn_target();
+		if ((err = do_mkdir(t1)) || (err = writef(t1, "pid", "%d", b)))
+			return race_fail("t1 of %d: %s", b, ename(err));
+		k = spawn_killer(b, 30000);
+		alarm_ms(60000);
+		err = writef(ctx, "state", "commit");
+		alarm_ms(0);
+		tally("commit", err);
+		reap(k);
+		reap(b);
+		if (err == EINTR)
+			return race_fail("commit did not return in 60 s");
+		if (err && err != ESRCH)
+			race_fail("commit while a new target exits: %s",
+				  ename(err));
+		/* t0 lives: still on; t1's process is gone: commit says so */
+		if (!readf(ctx, "state", buf, sizeof(buf)) || strcmp(buf, "on\n"))
+			return race_fail("round %lu: off though t0 lives", i);
+		err = writef(ctx, "state", "commit");
+		tally("commit-after", err);
+		if (err != ESRCH)
+			race_fail("commit with t1 exited: %s", ename(err));
+		if ((err = writef(ctx, "state", "off")) || !stopped(ctx) ||
+		    (err = do_rmdir(t1)) || (err = writef(ctx, "state", "on")))
+			return race_fail("round %lu: off, rmdir t1, on: %s", i,
+					 ename(err));
+	}
+	return 0;
+}
+
+/*
+ * exit-only CTX ROUNDS: CTX has t0 and is off.  Each round: on with a new
+ * process as t0, stage a change, kill the process while committing.
+ */
+static int race_exit_only(const char *ctx, unsigned long rounds)
+{
+	char t0[1200];
+	unsigned long i;
+	pid_t b, k;
+	int err;
+
+	snprintf(t0, sizeof(t0), "%s/targets/t0", ctx);
+	for (i = 0; i < rounds; i++) {
+		b = spawn_target();
+		if ((err = writef(t0, "pid", "%d", b)) ||
+		    (err = writef(ctx, "state", "on")) ||
+		    (err = writef(ctx, "aggr_us", "%lu", 10000 + i * 1000)))
+			return race_fail("round %lu set-up: %s", i, ename(err));
+		k = spawn_killer(b, 30000);
+		alarm_ms(60000);
+		err = writef(ctx, "state", "commit");
+		alarm_ms(0);
+		tally("commit", err);
+		reap(k);
+		reap(b);
+		if (err == EINTR)
+			return race_fail("round %lu: commit did not return in 60 s (the kdamond ended without completing it?)",
+					 i);
+		/* EINVAL: the kdamond had already stopped (commit while off) */
+		if (err && err != ESRCH && err != EINVAL)
+			race_fail("commit while the only target exits: %s",
+				  ename(err));
+		if (!wait_off(ctx) || !stopped(ctx))
+			return race_fail("round %lu: still on 30 s after the target exited",
+					 i);
+	}
+	return 0;
+}
+
+/* rmdir @n dirs in order; 0 when all are gone, else the first errno. */
+static int rmdir_chain(char dirs[][1200], int n)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		if (!is_dir(dirs[i]))
+			continue;
+		err = do_rmdir(dirs[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int build_ctx(char d[3][1200], const char *contexts, const char *name,
+		     long pid)
+{
+	int err;
+
+	snprintf(d[2], 1200, "%s/%s", contexts, name);
+	snprintf(d[1], 1200, "%s/%s/targets/t0", contexts, name);
+	snprintf(d[0], 1200, "%s/%s/targets/t0/regions/r0", contexts, name);
+	if ((err = do_mkdir(d[2])) || (err = do_mkdir(d[1])) ||
+	    (err = do_mkdir(d[0])) ||
+	    (err = writef(d[2], "sample_us", "1000")) ||
+	    (err = writef(d[2], "aggr_us", "5000")) ||
+	    (err = writef(d[2], "update_us", "20000")) ||
+	    (err = writef(d[2], "max_nr_regions", "100")) ||
+	    (err = writef(d[1], "pid", "%ld", pid)) ||
+	    (err = writef(d[0], "start", "%lu", 0x10000000UL)) ||
+	    (err = writef(d[0], "end", "%lu", 0x10100000UL)))
+		race_fail("set-up of %s: %s", name, ename(err));
+	return err;
+}
+
+/*
+ * gone CONTEXTS ROUNDS: each round a context runs on one process, which
+ * is killed; then its region, target and the context must become
+ * removable without anyone reading state, kdamond_pid or nr_aggregations
+ * (the kdamond's own clean-up must release them).
+ */
+static int race_gone(const char *contexts, unsigned long rounds)
+{
+	char d[3][1200], name[32], buf[32];
+	unsigned long i, n;
+	int err = 0, tries;
+	pid_t b;
+
+	for (i = 0; i < rounds; i++) {
+		snprintf(name, sizeof(name), "gone%lu", i);
+		b = spawn_target();
+		if (build_ctx(d, contexts, name, b) ||
+		    (err = writef(d[2], "state", "on")))
+			return race_fail("%s on: %s", name, ename(err));
+		/* let it aggregate once */
+		for (tries = 0; tries < 3000; tries++) {
+			if (readf(d[2], "nr_aggregations", buf, sizeof(buf)) &&
+			    parse_line_ulong(buf, &n) && n >= 1)
+				break;
+			sleep_us(10000);
+		}
+		kill(b, SIGKILL);
+		reap(b);
+		for (tries = 0; tries < 3000; tries++) {
+			err = rmdir_chain(d, 3);
+			if (!err)
+				break;
+			sleep_us(10000);
+		}
+		tally("rmdir-unread", err);
+		if (err) {
+			readf(d[2], "state", buf, sizeof(buf));
+			race_fail("%s: rmdir still %s 30 s after its only target exited without anybody reading state; state then reads %.*s, and rmdir gives %s",
+				  name, ename(err), (int)strcspn(buf, "\n"),
+				  buf, ename(rmdir_chain(d, 3)));
+		}
+	}
+	return 0;
+}
+
+/*
+ * rmdir-off CONTEXTS ROUNDS PID: each round a context runs on PID while
+ * a child keeps trying to remove its region, target and itself; then it
+ * is turned off, after which the removal must succeed.
+ */
+static int race_rmdir_off(const char *contexts, unsigned long rounds, long pid)
+{
+	char d[3][1200], name[32];
+	unsigned long i;
+	int err, tries, status;
+	pid_t child;
+
+	for (i = 0; i < rounds; i++) {
+		snprintf(name, sizeof(name), "rr%lu", i);
+		if (build_ctx(d, contexts, name, pid) ||
+		    (err = writef(d[2], "state", "on")))
+			return race_fail("%s on", name);
+		fflush(stdout);
+		child = fork();
+		if (!child) {
+			nr_tallies = 0;	/* the parent prints its own */
+			for (tries = 0; tries < 5000 && is_dir(d[2]); tries++) {
+				tally("rmdir-region", do_rmdir(d[0]));
+				tally("rmdir-target", do_rmdir(d[1]));
+				tally("rmdir-context", do_rmdir(d[2]));
+			}
+			print_tallies();
+			_exit(is_dir(d[2]) ? 1 : 0);
+		}
+		sleep_us(rnd_below(20000));
+		err = writef(d[2], "state", "off");
+		tally("off", err);
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		if (is_dir(d[2]))
+			return race_fail("%s still there after off", name);
+	}
+	return 0;
+}
+
+/*
+ * dirs CTX ROUNDS PID: CTX has t0 (on a live process) and valid
+ * attributes.  A child makes and removes a target t1 (on PID), another
+ * makes and removes regions of t0, while this process writes on, commit
+ * and off.
+ */
+static int race_dirs(const char *ctx, unsigned long rounds, long pid)
+{
+	static const char *const words[] = { "on", "commit", "off" };
+	char t1[1200], r[1300];
+	unsigned long i;
+	pid_t kids[2];
+	int k, err;
+
+	snprintf(t1, sizeof(t1), "%s/targets/t1", ctx);
+	for (k = 0; k < 2; k++) {
+		fflush(stdout);
+		kids[k] = fork();
+		if (kids[k])
+			continue;
+		nr_tallies = 0;
+		for (i = 0; i < rounds; i++) {
+			if (!k) {
+				tally("mkdir-target", do_mkdir(t1));
+				tally("write-pid", writef(t1, "pid", "%ld", pid));
+				tally("rmdir-target", do_rmdir(t1));
+				continue;
+			}
+			snprintf(r, sizeof(r), "%s/targets/t0/regions/r%lu",
+				 ctx, i % 3);
+			tally("mkdir-region", do_mkdir(r));
+			tally("write-region", writef(r, "start", "%lu",
+						     4096 * (i + 1)));
+			tally("write-region", writef(r, "end", "%lu",
+						     4096 * (i + 2)));
+			tally("rmdir-region", do_rmdir(r));
+		}
+		print_tallies();
+		_exit(0);
+	}
+	for (i = 0; i < rounds; i++) {
+		const char *w = words[rnd_below(3)];
+
+		alarm_ms(60000);
+		err = writef(ctx, "state", w);
+		alarm_ms(0);
+		tally(w, err);
+		if (err == EINTR)
+			race_fail("%s did not return in 60 s", w);
+	}
+	reap(kids[0]);
+	reap(kids[1]);
+	return 0;
+}
+
+/* reads CTX N: N times read the context's read-mostly files. */
+static int race_reads(const char *ctx, unsigned long n)
+{
+	static char buf[MAX_NR_REGIONS * 64 + 1];
+	unsigned long i, u;
+	char path[1200];
+	ssize_t len;
+	long p;
+
+	for (i = 0; i < n; i++) {
+		len = readf(ctx, "state", buf, 16) ? (ssize_t)strlen(buf) : -1;
+		tally("read-state", len < 0 ? errno : 0);
+		if (len >= 0 && strcmp(buf, "on\n") && strcmp(buf, "off\n"))
+			race_fail("state reads %s", quote(buf, len));
+		if (readf(ctx, "kdamond_pid", buf, 32) &&
+		    !parse_line_pid(buf, &p))
+			race_fail("kdamond_pid reads %s", quote(buf, strlen(buf)));
+		if (readf(ctx, "nr_aggregations", buf, 32) &&
+		    !parse_line_ulong(buf, &u))
+			race_fail("nr_aggregations reads %s",
+				  quote(buf, strlen(buf)));
+		snprintf(path, sizeof(path), "%s/targets/t%lu/snapshot", ctx,
+			 i % 2);
+		len = read_file(path, buf, sizeof(buf));
+		tally("read-snapshot", len < 0 ? -len : 0);
+	}
+	return 0;
+}
+
+static int cmd_race(int argc, char **argv)
+{
+	const char *mode, *dir;
+	unsigned long rounds;
+	long pid = argc > 5 ? strtol(argv[5], NULL, 10) : 0;
+
+	if (argc < 5 || strlen(argv[3]) >= 512)
+		return 2;
+	mode = argv[2];
+	dir = argv[3];
+	rounds = strtoul(argv[4], NULL, 10);
+	rng_state = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL + 1;
+	if (!strcmp(mode, "exit-on"))
+		race_exit_on(dir, rounds);
+	else if (!strcmp(mode, "exit-commit"))
+		race_exit_commit(dir, rounds);
+	else if (!strcmp(mode, "exit-only"))
+		race_exit_only(dir, rounds);
+	else if (!strcmp(mode, "gone"))
+		race_gone(dir, rounds);
+	else if (!strcmp(mode, "rmdir-off") && argc == 6)
+		race_rmdir_off(dir, rounds, pid);
+	else if (!strcmp(mode, "dirs") && argc == 6)
+		race_dirs(dir, rounds, pid);
+	else if (!strcmp(mode, "reads"))
+		race_reads(dir, rounds);
+	else
+		return 2;
+	print_tallies();
+	return nr_fails ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ respawn */
+
+static int cmd_respawn(int argc, char **argv)
+{
+	unsigned long tries, i;
+	pid_t want, child;
+	int status;
+
+	if (argc < 5)
+		return 2;
+	want = (pid_t)strtol(argv[2], NULL, 10);
+	tries = strtoul(argv[3], NULL, 10);
+	for (i = 1; i <= tries; i++) {
+		child = fork();
+		if (child < 0) {
+			if (errno == EAGAIN)
+				continue;
+			perror("cfsfuzz: fork");
+			return 3;
+		}
+		if (!child) {
+			if (getpid() != want)
+				_exit(0);
+			execv(argv[4], argv + 4);
+			perror("cfsfuzz: exec");
+			_exit(127);
+		}
+		if (child == want) {
+			fprintf(stderr, "cfsfuzz: pid %d again after %lu forks\n",
+				(int)want, i);
+			while (waitpid(child, &status, 0) < 0)
+				if (errno != EINTR)
+					return 3;
+			if (WIFSIGNALED(status))
+				return 128 + WTERMSIG(status);
+			return WEXITSTATUS(status);
+		}
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	fprintf(stderr, "cfsfuzz: pid %d did not come back in %lu forks\n",
+		(int)want, tries);
+	return 3;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+	int r = 2;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (argc >= 2 && !strcmp(argv[1], "fuzz"))
+		r = cmd_fuzz(argc, argv);
+	else if (argc >= 2 && !strcmp(argv[1], "cycles"))
+		r = cmd_cycles(argc, argv);
+	else if (argc >= 2 && !strcmp(argv[1], "names"))
+		r = cmd_names(argc, argv);
+	else if (argc >= 2 && !strcmp(argv[1], "respawn"))
+		r = cmd_respawn(argc, argv);
+	else if (argc >= 2 && !strcmp(argv[1], "race"))
+		r = cmd_race(argc, argv);
+	if (r == 2)
+		fprintf(stderr,
+			"usage: cfsfuzz fuzz CTXDIR SEED SECONDS PID1 PID2\n"
+			"       cfsfuzz cycles CONTEXTS N PID ON_EVERY\n"
+			"       cfsfuzz names CONTEXTS SEED N PID\n"
+			"       cfsfuzz respawn PID TRIES PROG [ARG...]\n"
+			"       cfsfuzz race MODE DIR ROUNDS [PID]\n");
+	return r;
+}
