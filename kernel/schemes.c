@@ -196,8 +196,9 @@ bool damos_core_filtered(const struct damos *s, unsigned int tidx,
 			/* whole pages, as damos_cut_at_filters() cuts */
 			is = ALIGN_DOWN(f->addr_range.start,
 					DAMON_MIN_REGION) <= r->start &&
-			     r->end <= ALIGN(f->addr_range.end,
-					     DAMON_MIN_REGION);
+			     (f->addr_range.end > ULONG_MAX - DAMON_MIN_REGION ||
+			      r->end <= ALIGN(f->addr_range.end,
+					      DAMON_MIN_REGION));
 			break;
 		case DAMOS_FILTER_TARGET:
 			is = f->target_idx == tidx;
@@ -348,8 +349,8 @@ void damos_quota_renew(struct damos *s, unsigned long now)
 	if (q->ms) {
 		/* before any measurement, assume 1 GiB/s */
 		bytes_per_ms = q->total_charged_ns ?
-			div64_u64(q->total_charged_sz * NSEC_PER_MSEC,
-				  q->total_charged_ns) : SZ_1M;
+			mul_u64_u64_div_u64(q->total_charged_sz, NSEC_PER_MSEC,
+					    q->total_charged_ns) : SZ_1M;
 		if (check_mul_overflow(bytes_per_ms, (u64)q->ms, &esz_ms))
 			esz_ms = ULONG_MAX;
 		esz = min_t(u64, esz, esz_ms);
