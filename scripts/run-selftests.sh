@@ -23,7 +23,7 @@
 # only scans the given kernel logs for splats, prints what it finds and
 # exits 1 if there is any (to check the scan itself, or an old run's logs).
 #
-# Environment: ST_TIMEOUT (seconds for the whole run, default 1200),
+# Environment: ST_TIMEOUT (seconds for the whole run, default 2400),
 # ST_TEST_TIMEOUT (seconds per test, default 300), ST_FILTER (bats --filter
 # regex without white space), ST_MEM (UML memory, default 1G), ST_VERBOSE=1
 # (show the console while it runs), ST_FUZZ_SEED and ST_FUZZ_SECS (passed
@@ -95,7 +95,7 @@ fi
 [ $# -ge 2 ] || die "usage: $me UML_BINARY OUTDIR [SUITE...]"
 uml=$1 out=$2
 shift 2
-timeout=${ST_TIMEOUT:-1200}
+timeout=${ST_TIMEOUT:-2400}
 
 { [ -f "$uml" ] && [ -x "$uml" ]; } || die "$uml: no such UML kernel binary"
 uml=$(cd "$(dirname "$uml")" && pwd)/$(basename "$uml")
