@@ -133,7 +133,7 @@ selftests-normal: uml-normal
 selftests-debug: uml-debug
 	@$(MAKE) -s -C selftests
 	@mkdir -p $(RESULTS)/debug
-	@ST_TIMEOUT=$${ST_TIMEOUT:-3600} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-600} \
+	@ST_TIMEOUT=$${ST_TIMEOUT:-7200} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-900} \
 		scripts/run-selftests.sh $(UML_DBG) $(RESULTS)/$(ST_STAGE_debug)
 
 # tools/ gets its first program with the damo issue; until then there is

@@ -55,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -1377,6 +1378,8 @@ static pid_t spawn_target(void)
 	if (!pid) {
 		static char mem[1 << 20];
 
+		/* never outlive cfsfuzz (bats waits for its output's EOF) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		memset(mem, 1, sizeof(mem));
 		for (;;)
 			pause();
@@ -1393,6 +1396,7 @@ static pid_t spawn_killer(pid_t victim, unsigned long max_us)
 	fflush(stdout);
 	pid = fork();
 	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sleep_us(us);
 		kill(victim, SIGKILL);
 		_exit(0);
@@ -1548,7 +1552,7 @@ static int race_exit_only(const char *ctx, unsigned long rounds)
 		b = spawn_target();
 		if ((err = writef(t0, "pid", "%d", b)) ||
 		    (err = writef(ctx, "state", "on")) ||
-		    (err = writef(ctx, "aggr_us", "%lu", 10000 + i * 1000)))
+		    (err = writef(ctx, "aggr_us", "%lu", 5000 + i % 5 * 1000)))
 			return race_fail("round %lu set-up: %s", i, ename(err));
 		k = spawn_killer(b, 30000);
 		alarm_ms(60000);
