@@ -360,7 +360,10 @@ void damos_quota_renew(struct damos *s, unsigned long now)
 
 /*
  * Find the lowest score worth acting on: going down from the top score,
- * the matching regions' sizes add up to what is left of the quota.
+ * the matching regions' sizes add up to what is left of the quota.  The
+ * regions above that score fit in the quota; those at it share what the
+ * higher ones leave, so that a region at the lowest score can never take
+ * the budget of a better one that comes later in address order.
  */
 static void damos_quota_set_min_score(struct damon_ctx *ctx, struct damos *s)
 {
@@ -376,12 +379,13 @@ static void damos_quota_set_min_score(struct damon_ctx *ctx, struct damos *s)
 			if (damos_pattern_match(&s->pattern, r))
 				q->histogram[damos_score(ctx, r, s)] +=
 					damon_sz_region(r);
-	for (score = DAMOS_MAX_SCORE; score > 0; score--) {
+	for (score = DAMOS_MAX_SCORE; ; score--) {
 		sum += q->histogram[score];
-		if (sum >= left)
+		if (sum >= left || !score)
 			break;
 	}
 	q->min_score = score;
+	q->min_score_left = left - min(sum - q->histogram[score], left);
 }
 
 /* ------------------------------------------------------------ applying */
@@ -392,26 +396,32 @@ static void damos_apply_region(struct damon_ctx *ctx, struct damon_target *t,
 			       struct damos *s)
 {
 	struct damos_quota *q = &s->quota;
-	unsigned long sz = damon_sz_region(r), applied;
+	unsigned long sz = damon_sz_region(r), applied, budget;
+	unsigned int score;
 	u64 t0;
 
 	if (damos_core_filtered(s, tidx, r))
 		return;
 	if (damos_quota_limited(q)) {
-		if (q->charged_sz >= q->esz ||
-		    damos_score(ctx, r, s) < q->min_score)
+		score = damos_score(ctx, r, s);
+		if (q->charged_sz >= q->esz || score < q->min_score)
 			return;
+		budget = q->esz - q->charged_sz;
+		if (score == q->min_score)
+			budget = min(budget, q->min_score_left);
 		/* act on the part the quota still covers */
-		if (q->charged_sz + sz > q->esz) {
-			sz = ALIGN_DOWN(q->esz - q->charged_sz,
-					DAMON_MIN_REGION);
+		if (sz > budget) {
+			sz = ALIGN_DOWN(budget, DAMON_MIN_REGION);
 			if (!sz) {
-				q->charged_sz = q->esz;
+				if (budget == q->esz - q->charged_sz)
+					q->charged_sz = q->esz;
 				return;
 			}
 			damon_split_region_at(t, r, sz);
 			sz = damon_sz_region(r);
 		}
+		if (score == q->min_score)
+			q->min_score_left -= sz;
 	}
 
 	s->stat.nr_tried++;

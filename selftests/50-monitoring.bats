@@ -120,7 +120,7 @@ maps_span() {
 
 @test "vaddr: regions in the hot range show clearly more accesses than in the cold range" {
 	st_start_hotcold 8 16
-	monitor web vaddr "$ST_PID" 2000 100000 1000000 10 100
+	monitor web vaddr "$ST_PID" 5000 100000 1000000 10 100
 	cfs_on web
 	cfs_wait_aggr web 3
 	expect_hot_beats_cold web t0 50
@@ -128,7 +128,7 @@ maps_span() {
 
 @test "fvaddr: the given hot range shows clearly more accesses than the cold one" {
 	st_start_hotcold 4 8
-	monitor web fvaddr "$ST_PID" 2000 100000 1000000 10 100
+	monitor web fvaddr "$ST_PID" 5000 100000 1000000 10 100
 	cfs_mkregion web t0 hot "$HOT_START" "$HOT_END"
 	cfs_mkregion web t0 cold "$COLD_START" "$COLD_END"
 	cfs_on web

@@ -154,6 +154,7 @@ struct damos_quota {
 	u64 total_charged_sz;		/* for the speed estimate of @ms */
 	u64 total_charged_ns;
 	unsigned int min_score;		/* lowest score acted on now */
+	unsigned long min_score_left;	/* bytes left for that score */
 	unsigned long histogram[DAMOS_MAX_SCORE + 1];	/* bytes by score */
 };
 
