@@ -26,6 +26,9 @@
 
 #include "internal.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/damon.h>
+
 static bool kdamond_any_target_valid(struct damon_ctx *ctx)
 {
 	struct damon_target *t;
@@ -56,6 +59,20 @@ static void kdamond_sleep(unsigned long us)
 	__set_current_state(TASK_RUNNING);
 }
 
+/* One damon:damon_aggregated event per region, as the snapshot shows it. */
+static void kdamond_trace_aggregated(struct damon_ctx *ctx)
+{
+	struct damon_target *t;
+	struct damon_region *r;
+	unsigned int tidx = 0;
+
+	damon_for_each_target(t, ctx) {
+		damon_for_each_region(r, t)
+			trace_damon_aggregated(tidx, r, t->nr_regions);
+		tidx++;
+	}
+}
+
 /*
  * The aggregation step.  Returns non-zero if the callback asked to stop.
  * @max_nr_accesses is the highest count of the window: regions closer than
@@ -71,6 +88,8 @@ static int kdamond_aggregate(struct damon_ctx *ctx,
 	damon_for_each_target(t, ctx)
 		damon_account_age(t, thres);
 	ctx->nr_aggregations++;
+	if (trace_damon_aggregated_enabled())
+		kdamond_trace_aggregated(ctx);
 
 	if (ctx->cb.after_aggregation && ctx->cb.after_aggregation(ctx))
 		return -ECANCELED;

@@ -31,6 +31,8 @@
 
 #include "internal.h"
 
+#include <trace/events/damon.h>
+
 static const char * const damos_action_names[NR_DAMOS_ACTIONS] = {
 	[DAMOS_WILLNEED] = "willneed",
 	[DAMOS_COLD] = "cold",
@@ -390,6 +392,22 @@ static void damos_quota_set_min_score(struct damon_ctx *ctx, struct damos *s)
 
 /* ------------------------------------------------------------ applying */
 
+/* damon:damos_before_apply; one context per kdamond, so ctx_idx is 0. */
+static void damos_trace_before_apply(struct damon_ctx *ctx, struct damos *s,
+				     unsigned int tidx, struct damon_region *r,
+				     unsigned int nr_regions)
+{
+	unsigned int sidx = 0;
+	struct damos *it;
+
+	damon_for_each_scheme(it, ctx) {
+		if (it == s)
+			break;
+		sidx++;
+	}
+	trace_damos_before_apply(0, sidx, tidx, r, nr_regions);
+}
+
 /* Apply @s to @r, a region of @t (the @tidx-th target) that matched. */
 static void damos_apply_region(struct damon_ctx *ctx, struct damon_target *t,
 			       unsigned int tidx, struct damon_region *r,
@@ -424,6 +442,8 @@ static void damos_apply_region(struct damon_ctx *ctx, struct damon_target *t,
 			q->min_score_left -= sz;
 	}
 
+	if (trace_damos_before_apply_enabled())
+		damos_trace_before_apply(ctx, s, tidx, r, t->nr_regions);
 	s->stat.nr_tried++;
 	s->stat.sz_tried += sz;
 	if (s->action == DAMOS_STAT) {
