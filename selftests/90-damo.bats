@@ -1,0 +1,401 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# The damo tool (tools/) against the real configfs tree, and the DAMON
+# tracepoints: damo record end to end on hotcold (the record shows the hot
+# range hot and the cold one cold, and damo removes exactly what it made),
+# the tracepoints through tracefs (damon_aggregated shows the regions the
+# snapshot shows; damos_before_apply fires once per region a scheme tries),
+# save -> clear -> restore -> save round-trips, restore resolves targets
+# by command line, and a broken restore file changes nothing.
+
+load lib
+load configfs
+
+DAMO=$ST_DIR/../tools/out/damo
+TOOLS_TESTS=$ST_DIR/../tools/tests
+TRACEFS=/sys/kernel/tracing
+MIB=$((1024 * 1024))
+
+setup() {
+	cfs_setup
+	if [ ! -x "$DAMO" ]; then
+		echo "$DAMO is not built (make -C tools)"
+		return 1
+	fi
+	D=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	damo_trace_off
+	cfs_teardown
+}
+
+# ------------------------------------------------------------ helpers
+
+# damo_trace_on EVENT...: clear the trace buffer and enable the events.
+damo_trace_on() {
+	local e
+	[ -d "$TRACEFS/events/damon" ] ||
+		skip "no damon events in $TRACEFS (tracefs or CONFIG_TRACEPOINTS missing)"
+	echo 0 > "$TRACEFS/tracing_on"
+	echo > "$TRACEFS/trace"
+	for e in "$@"; do
+		echo 1 > "$TRACEFS/events/damon/$e/enable" || return 1
+	done
+	echo 1 > "$TRACEFS/tracing_on"
+}
+
+damo_trace_off() {
+	[ -d "$TRACEFS/events/damon" ] || return 0
+	echo 0 > "$TRACEFS/events/damon/enable" 2>/dev/null || true
+}
+
+# damo_contexts: the names under contexts/, space separated.
+damo_contexts() {
+	local d out=()
+	for d in "$CFS_CTXS"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/}
+		out+=("${d##*/}")
+	done
+	echo "${out[*]}"
+}
+
+# damo_wait_aggr CTX N: wait (up to 120 s) for N aggregations.
+damo__aggr_ge() {
+	local n
+	n=$(cfs_read "$CFS_CTXS/$1/nr_aggregations" 2>/dev/null) || return 1
+	[ "$n" -ge "$2" ]
+}
+
+damo_wait_aggr() {
+	st_wait_for 120 damo__aggr_ge "$1" "$2"
+}
+
+# damo_setup_rich: a tree using every kind of directory: context "web"
+# (on, monitoring ST_PID, a scheme with non-default groups and two filters
+# made in non-alphabetical order) and context "batch" (off, fvaddr, two
+# regions, no pid).
+damo_setup_rich() {
+	local c=$CFS_CTXS/web s
+	mkdir "$c" "$c/targets/app"
+	echo 5000 > "$c/sample_us"
+	echo 200000 > "$c/aggr_us"
+	echo 2000000 > "$c/update_us"
+	echo 12 > "$c/min_nr_regions"
+	echo 300 > "$c/max_nr_regions"
+	echo "$ST_PID" > "$c/targets/app/pid"
+	s=$c/schemes/cold
+	mkdir "$s"
+	echo cold > "$s/action"
+	echo 1000000 > "$s/apply_interval_us"
+	echo 4096 > "$s/access_pattern/min_size_bytes"
+	echo 0 > "$s/access_pattern/max_nr_accesses"
+	echo 50 > "$s/access_pattern/min_age"
+	echo 104857600 > "$s/quotas/bytes"
+	echo 500 > "$s/quotas/reset_interval_ms"
+	echo 3 > "$s/quotas/weight_age"
+	echo free_mem_rate > "$s/watermarks/metric"
+	echo 1000 > "$s/watermarks/high"
+	echo 999 > "$s/watermarks/mid"
+	echo 0 > "$s/watermarks/low"
+	mkdir "$s/filters/zz" "$s/filters/aa"
+	echo addr > "$s/filters/zz/type"
+	echo N > "$s/filters/zz/matching"
+	echo "$HOT_START" > "$s/filters/zz/addr_start"
+	echo "$COLD_END" > "$s/filters/zz/addr_end"
+	echo target > "$s/filters/aa/type"
+	echo app > "$s/filters/aa/target"
+	mkdir "$c/schemes/stat"
+	echo on > "$c/state"
+
+	c=$CFS_CTXS/batch
+	mkdir "$c" "$c/targets/t1" "$c/targets/t1/regions/r10" \
+		"$c/targets/t1/regions/r2"
+	echo fvaddr > "$c/operations"
+	echo 4096 > "$c/targets/t1/regions/r2/start"
+	echo 8192 > "$c/targets/t1/regions/r2/end"
+	echo 65536 > "$c/targets/t1/regions/r10/start"
+	echo 131072 > "$c/targets/t1/regions/r10/end"
+}
+
+# ------------------------------------------------------------ record
+
+@test "damo record runs hotcold to its end; the record shows the hot range hot" {
+	local rec=$D/hot.data out=$D/out err=$D/err pid hs he cs ce line
+	local t0 t1 tmin nbins
+
+	run "$DAMO" record -s 5000 -a 100000 -o "$rec" "$ST_BIN/hotcold" -t 8 4 16
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# hotcold's own line, then damo's summary
+	line=$(grep -E '^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$' <<< "$output")
+	read -r pid hs he cs ce <<< "$line"
+	[ -n "$ce" ]
+	grep -q "verify: ok" <<< "$output"
+	grep -qE "recorded to $rec" <<< "$output"
+	# only its own context, and it is gone
+	[ -z "$(damo_contexts)" ]
+
+	# the record names hotcold's pid and is what the report tools read
+	"$DAMO" report raw -i "$rec" > "$D/raw"
+	grep -qx "pid:  $pid" "$D/raw"
+	# every snapshot is counted: recorded + lost = aggregations seen
+	local nrec nagg lost
+	nrec=$(grep -c '^rel time:' "$D/raw")
+	[ "$nrec" -gt 10 ]
+	nagg=$(sed -nE 's/.* of ([0-9]+) aggregations.*/\1/p' <<< "$output")
+	lost=$(sed -nE 's/.*; ([0-9]+) aggregations lost.*/\1/p' <<< "$output")
+	[ "$nrec" -eq $((nagg - ${lost:-0})) ]
+
+	# a reader written from Documentation/record-format.md agrees
+	python3 "$TOOLS_TESTS/readrec.py" "$rec" > "$D/raw.py"
+	cmp "$D/raw" "$D/raw.py"
+
+	# hot vs cold, after the first 2 s (regions adapting): 1 MiB bins
+	read -r t0 t1 < <("$DAMO" report heats -i "$rec" --guide |
+		sed -nE 's/^time: ([0-9]+)-([0-9]+) .*/\1 \2/p')
+	tmin=$((t0 + 2000000000))
+	[ "$t1" -gt "$tmin" ]
+	nbins=$(((ce - hs) / MIB))
+	"$DAMO" report heats -i "$rec" --pid "$pid" --tres 1 --ares "$nbins" \
+		--tmin "$tmin" --tmax "$t1" --amin "$hs" --amax "$ce" > "$D/heats"
+	[ "$(wc -l < "$D/heats")" -eq "$nbins" ]
+	awk -v hs="$hs" -v he="$he" -v cs="$cs" -v ce="$ce" '
+	{ a = hs + $2; b = a + 1048576 }
+	a >= hs && b <= he { hot += $3; nh++ }
+	a >= cs + 2097152 && b <= ce { cold += $3; nc++ }
+	END {
+		printf "hot %.3f (%d bins), cold %.3f (%d bins)\n", hot / nh, nh, cold / nc, nc
+		exit !(nh > 0 && nc > 0 && hot / nh > 1 && cold / nc * 4 < hot / nh)
+	}' "$D/heats"
+}
+
+@test "damo record attaches to a pid, stops on SIGINT and leaves others' contexts alone" {
+	local rec=$D/att.data dpid ctx
+	st_start_hotcold 2 8
+	mkdir "$CFS_CTXS/other"
+	"$DAMO" record -a 50000 -c rec1 -o "$rec" "$ST_PID" > "$D/out" 2>&1 3>&- &
+	dpid=$!
+	st_wait_for 60 test -d "$CFS_CTXS/rec1"
+	damo_wait_aggr rec1 5
+	[ "$(cfs_read "$CFS_CTXS/rec1/aggr_us")" = 50000 ]
+	[ "$(cfs_read "$CFS_CTXS/rec1/targets/0/pid")" = "$ST_PID" ]
+	kill -INT "$dpid"
+	wait "$dpid"
+	cat "$D/out"
+	grep -q "stopped by signal 2" "$D/out"
+	[ "$(damo_contexts)" = other ]
+	# the target keeps running: damo did not start it
+	! st_gone "$ST_PID"
+	"$DAMO" report nr_regions -i "$rec" --skip 0 > "$D/nr"
+	grep -qx "# pid	$ST_PID" "$D/nr"
+	# an existing record is kept as .old
+	"$DAMO" record -a 50000 -c rec1 -o "$rec" "$ST_PID" > "$D/out" 2>&1 3>&- &
+	dpid=$!
+	st_wait_for 60 test -d "$CFS_CTXS/rec1"
+	kill -TERM "$dpid"
+	wait "$dpid"
+	[ -s "$rec.old" ]
+	[ "$(damo_contexts)" = other ]
+}
+
+@test "damo record fails clearly and leaves nothing behind" {
+	local free
+	free=$(cfs_free_pid)
+	run "$DAMO" record -o "$D/x" "$free"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no process with pid $free"* ]]
+
+	st_start_hotcold 1 1
+	mkdir "$CFS_CTXS/taken"
+	run "$DAMO" record -c taken -o "$D/x" "$ST_PID"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$CFS_CTXS/taken: File exists"* ]]
+	[ -d "$CFS_CTXS/taken" ] && [ ! -d "$CFS_CTXS/taken/targets/0" ]
+
+	# the kernel's refusal names the file, the value and the errno
+	run "$DAMO" record -n 2 -o "$D/x" "$ST_PID"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"writing '2' to "*"/min_nr_regions: Invalid argument"* ]]
+	run "$DAMO" record -s 300000 -a 100000 -o "$D/x" "$ST_PID"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"writing 'on' to "*"/state: Invalid argument"* ]]
+	run "$DAMO" record -o "$D/x" /nonexistent/command
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot run /nonexistent/command: No such file or directory"* ]]
+	[ "$(damo_contexts)" = taken ]
+}
+
+# ------------------------------------------------------------ tracepoints
+
+@test "damon:damon_aggregated shows the regions the snapshot shows" {
+	local c=$CFS_CTXS/tr f=$TRACEFS/events/damon/damon_aggregated/format
+	local n
+	damo_trace_on damon_aggregated
+	for n in target_id nr_regions start end nr_accesses age; do
+		grep -q "field:.* $n;" "$f"
+	done
+	st_start_hotcold 2 8
+	mkdir "$c" "$c/targets/t"
+	echo "$ST_PID" > "$c/targets/t/pid"
+	echo on > "$c/state"
+	damo_wait_aggr tr 5
+	echo off > "$c/state"
+	echo 0 > "$TRACEFS/tracing_on"
+	cp "$TRACEFS/trace" "$D/trace"
+	cat "$c/targets/t/snapshot" > "$D/snap"
+	[ -s "$D/snap" ]
+	# the last aggregation's events: the last nr_regions of them
+	sed -nE 's/.*damon_aggregated: target_id=0 nr_regions=([0-9]+) ([0-9]+)-([0-9]+): ([0-9]+) ([0-9]+)$/\1 \2 \3 \4 \5/p' \
+		"$D/trace" > "$D/events"
+	n=$(tail -n 1 "$D/events" | cut -d' ' -f1)
+	[ "$n" -eq "$(wc -l < "$D/snap")" ]
+	tail -n "$n" "$D/events" | cut -d' ' -f2- > "$D/last"
+	diff "$D/snap" "$D/last"
+	# one event per region per aggregation
+	[ "$(wc -l < "$D/events")" -ge $((5 * 3)) ]
+}
+
+@test "damon:damos_before_apply fires once per region a scheme tries" {
+	local c=$CFS_CTXS/tr s tried
+	damo_trace_on damos_before_apply
+	st_start_hotcold 2 8
+	mkdir "$c" "$c/targets/t" "$c/schemes/s0" "$c/schemes/hot"
+	echo "$ST_PID" > "$c/targets/t/pid"
+	s=$c/schemes/hot
+	echo 1 > "$s/access_pattern/min_nr_accesses"
+	# s0 matches nothing: only scheme 1 ("hot") may show up
+	echo 1 > "$c/schemes/s0/access_pattern/min_size_bytes"
+	echo 1 > "$c/schemes/s0/access_pattern/max_size_bytes"
+	echo on > "$c/state"
+	damo_wait_aggr tr 10
+	echo off > "$c/state"
+	echo 0 > "$TRACEFS/tracing_on"
+	# nothing was lost from the ring buffer
+	! grep -h '^overrun:' "$TRACEFS"/per_cpu/cpu*/stats | grep -v 'overrun: 0$'
+	grep -c 'damos_before_apply:' "$TRACEFS/trace" > "$D/nr" || true
+	tried=$(cfs_read "$s/stats/nr_tried")
+	[ "$tried" -gt 0 ]
+	[ "$(cat "$D/nr")" -eq "$tried" ]
+	[ "$(cfs_read "$c/schemes/s0/stats/nr_tried")" -eq 0 ]
+	! grep 'damos_before_apply:' "$TRACEFS/trace" |
+		grep -v 'ctx_idx=0 scheme_idx=1 target_idx=0 nr_regions=[0-9]* [0-9]*-[0-9]*: [1-9][0-9]* [0-9]*$'
+}
+
+# ------------------------------------------------------------ save/restore
+
+@test "damo save -> clear -> restore -> save gives the same file" {
+	st_start_hotcold 2 8
+	damo_setup_rich
+	"$DAMO" save "$D/one.conf"
+	cat "$D/one.conf"
+	# filters in creation order, the rest by name
+	grep -A1 'filter zz' "$D/one.conf" | grep -q 'type addr'
+	[ "$(grep -o 'filter [a-z]*' "$D/one.conf" | tr '\n' ' ')" = "filter zz filter aa " ]
+	[ "$(grep -o 'region r[0-9]*' "$D/one.conf" | tr '\n' ' ')" = "region r2 region r10 " ]
+	[ "$(grep -o 'context [a-z]*' "$D/one.conf" | tr '\n' ' ')" = "context batch context web " ]
+	grep -qx "		pid $ST_PID" "$D/one.conf"
+
+	"$DAMO" clear
+	[ -z "$(damo_contexts)" ]
+	"$DAMO" restore "$D/one.conf"
+	[ "$(cfs_state web)" = on ]
+	[ "$(cfs_state batch)" = off ]
+	"$DAMO" save "$D/two.conf"
+	diff "$D/one.conf" "$D/two.conf"
+	# and it really is the same setup: the kdamond monitors the workload
+	damo_wait_aggr web 2
+	[ -s "$CFS_CTXS/web/targets/app/snapshot" ]
+	"$DAMO" clear
+	[ -z "$(damo_contexts)" ]
+	# an empty tree saves as just the header, and restores to nothing
+	"$DAMO" save - > "$D/empty.conf"
+	[ "$(grep -vc '^#' "$D/empty.conf")" -eq 0 ]
+	"$DAMO" restore "$D/empty.conf"
+}
+
+@test "damo restore resolves targets by command line" {
+	st_start_hotcold 1 2
+	local cmdline
+	cmdline=$(tr '\0' ' ' < "/proc/$ST_PID/cmdline")
+	cmdline=${cmdline% }
+	cat > "$D/cmd.conf" <<-EOF
+	context bycmd {
+		target app {
+			command $cmdline
+		}
+		state on
+	}
+	EOF
+	"$DAMO" restore "$D/cmd.conf"
+	[ "$(cfs_read "$CFS_CTXS/bycmd/targets/app/pid")" = "$ST_PID" ]
+	[ "$(cfs_state bycmd)" = on ]
+	# save --by-command writes it back the same way
+	"$DAMO" save --by-command - | grep -qx "		command $cmdline"
+	"$DAMO" clear
+
+	# no such process: nothing is made, the line is named
+	sed -i 's|command .*|command /no/such/program --flag|' "$D/cmd.conf"
+	run "$DAMO" restore "$D/cmd.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cmd.conf:3: target app: no process runs '/no/such/program --flag'"* ]]
+	[ -z "$(damo_contexts)" ]
+}
+
+@test "damo restore of a broken file changes nothing and names the line" {
+	st_start_hotcold 1 2
+	damo_setup_rich
+	"$DAMO" save "$D/before.conf"
+	local free
+	free=$(cfs_free_pid)
+
+	# syntax, values and relations: refused before touching anything
+	printf 'context a {\n\tsample_us 0x10\n}\n' > "$D/b1.conf"
+	printf 'context a {\n\ttarget t {\n\t\tpid 1\n}\n' > "$D/b2.conf"
+	printf 'context a {\n\tsample_us 6000\n\taggr_us 5000\n\ttarget t {\n\t\tpid %s\n\t}\n\tstate on\n}\n' "$ST_PID" > "$D/b3.conf"
+	printf 'context a {\n\tbogus 1\n}\n' > "$D/b4.conf"
+	run "$DAMO" restore "$D/b1.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"b1.conf:2: sample_us: '0x10' is not a decimal number"* ]]
+	run "$DAMO" restore "$D/b2.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"b2.conf:2: block 'target t' is not closed"* ]]
+	run "$DAMO" restore "$D/b3.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"b3.conf:3: context a: needs sample_us (6000) <= aggr_us (5000)"* ]]
+	run "$DAMO" restore "$D/b4.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"b4.conf:2: unknown key 'bogus' in a context block"* ]]
+	# a name that exists already
+	run "$DAMO" restore "$D/before.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"context batch exists already"* ]]
+
+	# the kernel refuses half-way: what was made is removed again
+	cat > "$D/b5.conf" <<-EOF
+	context new1 {
+		target t {
+			pid $ST_PID
+		}
+		scheme s {
+			action stat
+		}
+		state on
+	}
+	context new2 {
+		target t {
+			pid $free
+		}
+	}
+	EOF
+	run "$DAMO" restore "$D/b5.conf"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"b5.conf:12: writing '$free' to $CFS_CTXS/new2/targets/t/pid: No such process"* ]]
+	[[ "$output" == *"rolled back"* ]]
+	"$DAMO" save "$D/after.conf"
+	diff "$D/before.conf" "$D/after.conf"
+	[ "$(damo_contexts)" = "batch web" ]
+}

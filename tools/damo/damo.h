@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * damo: the user-space tool of the DAMON configfs interface.
+ *
+ * record.c   damo record: run or attach a target, write a record file
+ * recfile.c  the record file format (Documentation/record-format.md)
+ * report.c   damo report raw|heats|wss|nr_regions|heatmap
+ * heatmap.c  heatmap rendering: PNG (cairo) and terminal
+ * conf.c     the save/restore file: parse, validate, print
+ * tree.c     damo save|restore|clear against configfs
+ * util.c     errors, numbers, files
+ */
+#ifndef DAMO_H
+#define DAMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DAMO_VERSION		"1.0"
+#define DAMO_CONFIGFS		"/sys/kernel/config/damon"
+#define DAMO_DEFAULT_RECORD	"damon.data"
+#define DAMO_DEFAULT_CONF	"/etc/damon/damon.conf"
+
+/* ------------------------------------------------------------ util.c */
+
+extern const char *damo_prog;
+
+void damo_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void damo_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xmalloc(size_t sz);
+void *xcalloc(size_t nmemb, size_t sz);
+void *xrealloc(void *p, size_t sz);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Strict decimal: digits only (an optional leading '+'), no overflow. */
+int parse_u64(const char *s, uint64_t *v);
+/* parse_u64 or 0x-prefixed hexadecimal, for addresses on the command line. */
+int parse_u64_any(const char *s, uint64_t *v);
+
+/* The configfs root: $DAMO_CONFIGFS, else DAMO_CONFIGFS. */
+const char *cfs_root(void);
+/* Read a small file into buf, without the trailing newline; -errno. */
+int read_attr(const char *path, char *buf, size_t size);
+/* One write(2) of value; -errno. */
+int write_attr(const char *path, const char *value);
+/* Read a whole file; -errno.  *buf is NUL-terminated. */
+int read_whole(const char *path, char **buf, size_t *len);
+/* Names of the subdirectories of dir (no dot entries); -errno. */
+int list_dirs(const char *dir, char ***names, size_t *nr);
+void free_names(char **names, size_t nr);
+/* Natural order of directory names: "r2" before "r10". */
+int name_cmp(const void *a, const void *b);
+
+/* ------------------------------------------------------------ recfile.c */
+
+struct rec_region {
+	uint64_t start;
+	uint64_t end;
+	uint32_t nr_accesses;
+};
+
+struct rec_task {
+	uint64_t pid;
+	uint32_t nr_regions;
+	struct rec_region *regions;
+};
+
+struct rec_snapshot {
+	int64_t time_ns;	/* sec * 10^9 + nsec */
+	uint32_t nr_tasks;
+	struct rec_task *tasks;
+};
+
+struct record {
+	size_t nr_snapshots;
+	struct rec_snapshot *snapshots;
+	/* Set by rec_parse: bytes of an incomplete last snapshot (dropped). */
+	size_t truncated_bytes;
+};
+
+int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
+	      char *errbuf, size_t errlen);
+int rec_load(const char *path, struct record *rec);
+void rec_free(struct record *rec);
+int rec_write_snapshot(FILE *f, const struct rec_snapshot *s);
+
+/* ------------------------------------------------------------ report.c */
+
+int cmd_report(int argc, char **argv);
+
+/* The heats grid (the seed's "heats" report). */
+struct heats {
+	uint64_t pid;
+	int64_t tmin, tunit;		/* ns */
+	uint64_t amin, aunit;		/* bytes */
+	int tres, ares;
+	double *heat;			/* [t * ares + a] accesses/aggr */
+	double max_heat;
+};
+
+struct heats_args {
+	bool has_pid, has_tmin, has_tmax, has_amin, has_amax;
+	uint64_t pid;
+	int64_t tmin, tmax;
+	uint64_t amin, amax;
+	int tres, ares;
+};
+
+/* Guide information for one pid. */
+struct guide {
+	uint64_t pid;
+	int64_t start_time, end_time;
+	size_t nr_ranges;
+	uint64_t (*ranges)[2];		/* monitored ranges, address order */
+};
+
+int guides_of(const struct record *rec, struct guide **guides, size_t *nr);
+void guides_free(struct guide *guides, size_t nr);
+int heats_compute(const struct record *rec, struct heats_args *args,
+		  struct heats *h);
+void heats_free(struct heats *h);
+/* Percentile distribution of a metric, as the seed's wss/nr_regions. */
+struct dist_args {
+	int start, stop, step;		/* range(start, stop, step) */
+	bool sort;			/* by size (default) or by time */
+	size_t skip;			/* first snapshots to skip (20) */
+};
+
+/* ------------------------------------------------------------ heatmap.c */
+
+int heatmap_png(const struct heats *h, const char *path, const char *title);
+void heatmap_term(FILE *out, const struct heats *h, bool color);
+
+/* ------------------------------------------------------------ record.c */
+
+int cmd_record(int argc, char **argv);
+
+/* ------------------------------------------------------------ conf.c */
+
+enum conf_kind {
+	CK_ROOT,
+	CK_CONTEXT,
+	CK_TARGET,
+	CK_REGION,
+	CK_SCHEME,
+	CK_PATTERN,
+	CK_QUOTAS,
+	CK_WMARKS,
+	CK_FILTER,
+	NR_CONF_KINDS,
+};
+
+struct conf_attr {
+	char *key;
+	char *value;
+	int line;
+};
+
+struct conf_node {
+	enum conf_kind kind;
+	char *name;			/* NULL for unnamed groups */
+	int line;
+	struct conf_attr *attrs;
+	size_t nr_attrs;
+	struct conf_node **children;
+	size_t nr_children;
+};
+
+/* The configfs directory and file name of a kind (the keyword in files). */
+const char *conf_kind_keyword(enum conf_kind k);
+const char *conf_kind_dir(enum conf_kind k);
+/* The attributes of a kind that save writes, in file order. */
+const char *const *conf_kind_attrs(enum conf_kind k);
+
+struct conf_node *conf_new(enum conf_kind kind, const char *name, int line);
+void conf_free(struct conf_node *n);
+struct conf_node *conf_add_child(struct conf_node *parent,
+				 enum conf_kind kind, const char *name,
+				 int line);
+void conf_set(struct conf_node *n, const char *key, const char *value,
+	      int line);
+const char *conf_get(const struct conf_node *n, const char *key);
+const struct conf_attr *conf_get_attr(const struct conf_node *n,
+				      const char *key);
+
+/* Parse text; on error, fills err ("LINE: message") and returns -1. */
+struct conf_node *conf_parse(const char *text, char *err, size_t errlen);
+/* Validate values and relations; same error convention. */
+int conf_validate(const struct conf_node *root, char *err, size_t errlen);
+void conf_print(FILE *f, const struct conf_node *root);
+char *conf_to_string(const struct conf_node *root);
+
+/* ------------------------------------------------------------ tree.c */
+
+int cmd_save(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_clear(int argc, char **argv);
+
+/* Resolve a target's "command" or "unit" to a pid, looking in procfs at
+ * proc_root; 0 or -errno (-ESRCH: none, -EEXIST: ambiguous). */
+int resolve_command(const char *proc_root, const char *cmdline, long *pid);
+int resolve_unit(const char *proc_root, const char *unit, long *pid);
+
+#endif /* DAMO_H */

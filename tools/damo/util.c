@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/* damo: errors, numbers and files. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "damo.h"
+
+const char *damo_prog = "damo";
+
+static void vmsg(const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", damo_prog, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void damo_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void damo_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void oom(void)
+{
+	fprintf(stderr, "%s: out of memory\n", damo_prog);
+	exit(2);
+}
+
+void *xmalloc(size_t sz)
+{
+	void *p = malloc(sz ? sz : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t sz)
+{
+	void *p = calloc(nmemb ? nmemb : 1, sz ? sz : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t sz)
+{
+	p = realloc(p, sz ? sz : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		oom();
+	return s;
+}
+
+int parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t r = 0;
+	unsigned int d;
+
+	if (*s == '+')
+		s++;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		d = *s - '0';
+		if (r > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		r = r * 10 + d;
+	}
+	*v = r;
+	return 0;
+}
+
+int parse_u64_any(const char *s, uint64_t *v)
+{
+	uint64_t r = 0;
+	int d;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return parse_u64(s, v);
+	s += 2;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isxdigit((unsigned char)*s))
+			return -EINVAL;
+		d = isdigit((unsigned char)*s) ? *s - '0' :
+			tolower((unsigned char)*s) - 'a' + 10;
+		if (r >> 60)
+			return -ERANGE;
+		r = r << 4 | d;
+	}
+	*v = r;
+	return 0;
+}
+
+const char *cfs_root(void)
+{
+	const char *r = getenv("DAMO_CONFIGFS");
+
+	return r && *r ? r : DAMO_CONFIGFS;
+}
+
+int read_attr(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+int write_attr(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* An empty write is how configfs clears a string attribute. */
+	n = write(fd, len ? value : "\n", len ? len : 1);
+	err = errno;
+	if (close(fd) && n >= 0) {
+		n = -1;
+		err = errno;
+	}
+	if (n < 0)
+		return -err;
+	return (size_t)n == (len ? len : 1) ? 0 : -EIO;
+}
+
+int read_whole(const char *path, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			close(fd);
+			free(buf);
+			return -err;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+int name_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+int list_dirs(const char *dir, char ***namesp, size_t *nrp)
+{
+	char **names = NULL;
+	size_t nr = 0;
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type != DT_DIR) {
+			struct stat st;
+			char *p;
+
+			if (de->d_type != DT_UNKNOWN)
+				continue;
+			p = xasprintf("%s/%s", dir, de->d_name);
+			if (stat(p, &st) || !S_ISDIR(st.st_mode)) {
+				free(p);
+				continue;
+			}
+			free(p);
+		}
+		names = xrealloc(names, (nr + 1) * sizeof(*names));
+		names[nr++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	*namesp = names;
+	*nrp = nr;
+	return 0;
+}
+
+void free_names(char **names, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}

@@ -1,0 +1,413 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of the damo command line: every report on crafted records
+# (tests/mkrec.py) against answers worked out by hand, the error messages,
+# --help everywhere, restore --dry-run against a stand-in configfs root,
+# make install, and systemd-analyze verify on the installed unit.
+#
+#	cli.sh DAMO COUNTS_FILE		writes "PASSED FAILED SKIPPED"
+set -u
+DAMO=$1
+COUNTS=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOOLS=$(dirname "$HERE")
+T=$(mktemp -d /tmp/damo-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+passed=0 failed=0 skipped=0 n=0
+
+# t NAME FUNCTION: run one test in a subshell (set -e inside).
+t() {
+	local out rc=0
+	n=$((n + 1))
+	# not under if, || or &&: set -e would be ignored inside the test
+	(set -e; "$2") > "$T/.log" 2>&1
+	rc=$?
+	out=$(cat "$T/.log")
+	if [ "$rc" -eq 0 ]; then
+		if [[ "$out" == SKIP:* ]]; then
+			echo "ok $n - $1 # skip ${out#SKIP: }"
+			skipped=$((skipped + 1))
+		else
+			echo "ok $n - $1"
+			passed=$((passed + 1))
+		fi
+	else
+		echo "not ok $n - $1"
+		sed 's/^/#   /' <<< "$out"
+		failed=$((failed + 1))
+	fi
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 0
+}
+
+# expect_fail "MESSAGE" CMD...: CMD exits 1 and says MESSAGE.
+expect_fail() {
+	local msg=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" -ne 1 ] || [[ "$out" != *"$msg"* ]]; then
+		echo "expected exit 1 and \"$msg\" from: $*"
+		echo "got exit $rc: $out"
+		return 1
+	fi
+}
+
+python3 "$HERE/mkrec.py" simple "$T/simple.data"
+python3 "$HERE/mkrec.py" twopids "$T/two.data"
+python3 "$HERE/mkrec.py" tiny "$T/tiny.data"
+
+# ------------------------------------------------------------ reports
+
+test_raw() {
+	"$DAMO" report raw -i "$T/tiny.data" > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	start_time:  1000000000000
+	rel time:                0
+	nr_tasks:  1
+	pid:  1348
+	nr_regions:  2
+	560189609000-56018abce000(  22827008):	0
+	7fbdff59a000-7fbdffaf1a00(   5601792):	1
+
+	rel time:        100000731
+	nr_tasks:  1
+	pid:  1348
+	nr_regions:  1
+	560189609000-56018abce000(  22827008):	2
+
+	EOF
+	# the independent reader of record-format.md agrees
+	python3 "$HERE/readrec.py" "$T/tiny.data" | diff -u - "$T/out"
+}
+
+# wss: 8192 bytes in snapshots 0-9, 12288 from 10 on; the first 20 skipped
+test_wss() {
+	"$DAMO" report wss -i "$T/simple.data" > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <wss>
+	# pid	42
+	# avr:	12288
+	0	12288
+	25	12288
+	50	12288
+	75	12288
+	100	12288
+	EOF
+	# all 25: avr 266240 / 25 = 10649.6; index int(p / 100 * 25)
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <wss>
+	# pid	42
+	# avr:	10649
+	0	8192
+	25	8192
+	50	12288
+	75	12288
+	100	12288
+	EOF
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 -r 0 100 40 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <wss>
+	# pid	42
+	# avr:	10649
+	0	8192
+	40	12288
+	80	12288
+	EOF
+}
+
+# nr_regions: 3 in even snapshots, 4 in odd ones
+test_nr_regions() {
+	"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <# regions>
+	# pid	42
+	# avr:	3
+	0	3
+	25	3
+	50	3
+	75	4
+	100	4
+	EOF
+	# in time order: index 5 is snapshot 5 (4), index 10 snapshot 10 (3)
+	"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 -s time \
+		-r 20 60 20 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <# regions>
+	# pid	42
+	# avr:	3
+	20	4
+	40	3
+	EOF
+}
+
+test_heats() {
+	"$DAMO" report heats -i "$T/simple.data" --tres 2 --ares 4 \
+		--tmin 1000000000000 --tmax 1002400000000 \
+		--amin 4096 --amax 0x5000 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	0	0	2.5
+	0	4096	5.0
+	0	8192	5.0
+	0	12288	0.0
+	1200000000	0	10.0
+	1200000000	4096	5.0
+	1200000000	8192	5.0
+	1200000000	12288	0.0
+	EOF
+	# the defaults: 500 x 500 cells over the whole record
+	[ "$("$DAMO" report heats -i "$T/simple.data" | wc -l)" -eq 250000 ]
+}
+
+test_guide() {
+	"$DAMO" report heats -i "$T/two.data" --guide > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	pid:2
+	time: 1000100000000-1000400000000 (300000000)
+	region	 0: 00000000000001048576-00000000000002097152 (1048576)
+	region	 1: 00000000000008388608-00000000000009437184 (1048576)
+	pid:1
+	time: 1000000000000-1000400000000 (400000000)
+	region	 0: 00000000000000065536-00000000000000131072 (65536)
+	EOF
+	# several pids: wss reports each, in order of appearance
+	"$DAMO" report wss -i "$T/two.data" --skip 0 -r 0 101 100 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <wss>
+	# pid	1
+	# avr:	65536
+	0	65536
+	100	65536
+	# pid	2
+	# avr:	1572864
+	0	1572864
+	100	1572864
+	EOF
+}
+
+test_heatmap_term() {
+	NO_COLOR=1 "$DAMO" report heatmap -i "$T/simple.data" --tres 4 \
+		--ares 4 --amin 4096 --amax 20480 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	          4000 |    |
+	          3000 |++++|
+	          2000 |++++|
+	          1000 | +@@|
+	               +----+
+	          time  0 1.2 2.4 s
+	address (hex) up, time right; pid 42; max 10 accesses per aggregation " .:-=+*#%@" (0..max)
+	EOF
+	# colours: 256-colour backgrounds, reset at each row's end
+	COLUMNS=40 "$DAMO" report heatmap -i "$T/simple.data" > "$T/out"
+	[ "$(grep -c $'\033\\[0m|$' "$T/out")" -eq 20 ]
+	grep -q $'\033\\[48;5;231m' "$T/out"
+}
+
+test_heatmap_png() {
+	"$DAMO" report heatmap -i "$T/simple.data" -o "$T/h.png"
+	[ "$(head -c 8 "$T/h.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	# IHDR: 1000 x 640
+	[ "$(od -An -tu1 -j16 -N8 "$T/h.png" | tr -s ' ')" = " 0 0 3 232 0 0 2 128" ]
+	# the seed's spelling: heats --heatmap FILE
+	"$DAMO" report heats -i "$T/simple.data" --heatmap "$T/h2.png"
+	cmp "$T/h.png" "$T/h2.png" || [ -s "$T/h2.png" ]
+	expect_fail "cannot write $T/no/h.png" \
+		"$DAMO" report heatmap -i "$T/simple.data" -o "$T/no/h.png"
+}
+
+test_report_errors() {
+	expect_fail "cannot read record file $T/none: No such file or directory" \
+		"$DAMO" report raw -i "$T/none"
+	head -c 50 "$T/tiny.data" > "$T/cut.data"
+	"$DAMO" report raw -i "$T/cut.data" > "$T/out" 2> "$T/err"
+	grep -q "ignoring an incomplete last snapshot (50 bytes)" "$T/err"
+	[ ! -s "$T/out" ]
+	# a region that ends before it starts
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 1, 0, 1, 7, 1, 8192, 4096, 0))' > "$T/bad.data"
+	expect_fail "not a DAMON record: offset 32: region end 4096 below start 8192" \
+		"$DAMO" report raw -i "$T/bad.data"
+	expect_fail "pid 7 is not in the record" \
+		"$DAMO" report heats -i "$T/simple.data" --pid 7
+	expect_fail "no snapshots left after skipping the first 20" \
+		"$DAMO" report wss -i "$T/two.data"
+	expect_fail "--range needs START STOP STEP" \
+		"$DAMO" report wss -i "$T/simple.data" -r 0 100
+	expect_fail "--range: STEP must not be 0" \
+		"$DAMO" report wss -i "$T/simple.data" -r 0 100 0
+	expect_fail "--sortby: 'space' is neither size nor time" \
+		"$DAMO" report wss -i "$T/simple.data" -s space
+	expect_fail "--plot (gnuplot) is not supported" \
+		"$DAMO" report wss -i "$T/simple.data" --plot x.png
+	expect_fail "--tres: 'x' is not a number" \
+		"$DAMO" report heats -i "$T/simple.data" --tres x
+	expect_fail "--amin: '0xg' is not an address" \
+		"$DAMO" report heats -i "$T/simple.data" --amin 0xg
+	expect_fail "unknown report type 'heat'" "$DAMO" report heat
+	expect_fail "unknown command 'recrod'" "$DAMO" recrod
+}
+
+test_help() {
+	local c
+	for c in record save restore clear; do
+		"$DAMO" "$c" --help | grep -q "^usage: damo $c"
+	done
+	for c in raw heats heatmap wss nr_regions; do
+		"$DAMO" report "$c" --help | grep -q "^usage: damo report"
+	done
+	"$DAMO" report --help | grep -q "^usage: damo report TYPE"
+	"$DAMO" --help | grep -q "^usage: damo COMMAND"
+	"$DAMO" --version | grep -q "^damo [0-9]"
+	expect_fail "usage: damo COMMAND" "$DAMO"
+}
+
+# ------------------------------------------------------------ configfs
+
+# A stand-in configfs root: enough for the checks that come before any
+# change (the kernel's own behaviour is tested in selftests/90-damo.bats).
+test_no_configfs() {
+	DAMO_CONFIGFS=$T/nothing expect_fail \
+		"$T/nothing/contexts: No such file or directory (is configfs mounted" \
+		"$DAMO" record -o "$T/r.data" true
+	[ ! -e "$T/r.data" ]
+	DAMO_CONFIGFS=$T/nothing expect_fail "$T/nothing/contexts" "$DAMO" clear
+	DAMO_CONFIGFS=$T/nothing expect_fail "$T/nothing/contexts" "$DAMO" save -
+}
+
+test_restore_dry_run() {
+	mkdir -p "$T/cfs/contexts"
+	cat > "$T/ok.conf" <<-EOF
+	# a comment
+	context web {
+		aggr_us 200000
+		target app {
+			pid $$
+		}
+		scheme s {
+			action stat
+			filter f {
+				type target
+				target app
+			}
+		}
+		state on
+	}
+	EOF
+	DAMO_CONFIGFS=$T/cfs "$DAMO" restore --dry-run "$T/ok.conf" > "$T/out"
+	diff -u - "$T/out" <<-EOF
+	mkdir $T/cfs/contexts/web
+	echo 200000 > $T/cfs/contexts/web/aggr_us
+	mkdir $T/cfs/contexts/web/targets/app
+	echo $$ > $T/cfs/contexts/web/targets/app/pid
+	mkdir $T/cfs/contexts/web/schemes/s
+	echo stat > $T/cfs/contexts/web/schemes/s/action
+	mkdir $T/cfs/contexts/web/schemes/s/filters/f
+	echo target > $T/cfs/contexts/web/schemes/s/filters/f/type
+	echo app > $T/cfs/contexts/web/schemes/s/filters/f/target
+	echo on > $T/cfs/contexts/web/state
+	EOF
+	# a process named by its command line (a unique one)
+	sleep "300.$$" &
+	local sp=$!
+	sed "s|pid $$|command sleep 300.$$|" "$T/ok.conf" > "$T/cmd.conf"
+	DAMO_CONFIGFS=$T/cfs "$DAMO" restore --dry-run "$T/cmd.conf" > "$T/out"
+	kill "$sp"
+	grep -qx "echo $sp > $T/cfs/contexts/web/targets/app/pid" "$T/out"
+	# checked before anything: a name that exists, a broken file
+	mkdir "$T/cfs/contexts/web"
+	DAMO_CONFIGFS=$T/cfs expect_fail \
+		"ok.conf:2: context web exists already; nothing changed" \
+		"$DAMO" restore "$T/ok.conf"
+	printf 'context x {\n\ttarget t {\n\t\tunit nosuch-damo-test\n\t}\n}\n' > "$T/unit.conf"
+	DAMO_CONFIGFS=$T/cfs expect_fail \
+		"unit.conf:3: target t: no process runs 'nosuch-damo-test'" \
+		"$DAMO" restore "$T/unit.conf"
+	printf 'context x {\n\tmax_nr_regions 0\n}\n' > "$T/bad.conf"
+	DAMO_CONFIGFS=$T/cfs expect_fail \
+		"bad.conf:2: max_nr_regions: 0 is out of range 3..100000" \
+		"$DAMO" restore "$T/bad.conf"
+	printf 'context x {\0}\n' > "$T/bin.conf"
+	DAMO_CONFIGFS=$T/cfs expect_fail "not a text file" \
+		"$DAMO" restore "$T/bin.conf"
+	DAMO_CONFIGFS=$T/cfs expect_fail "cannot read $T/none.conf" \
+		"$DAMO" restore "$T/none.conf"
+	[ "$(ls "$T/cfs/contexts")" = web ]
+}
+
+# save reads nothing but directories and files: a stand-in tree will do.
+test_save_standin() {
+	local c=$T/sv/contexts/a
+	mkdir -p "$c/targets/t/regions" "$c/schemes"
+	for f in operations:vaddr sample_us:5000 aggr_us:100000 \
+		update_us:1000000 min_nr_regions:10 max_nr_regions:1000 state:off; do
+		echo "${f#*:}" > "$c/${f%%:*}"
+	done
+	echo -1 > "$c/targets/t/pid"
+	DAMO_CONFIGFS=$T/sv "$DAMO" save "$T/sv.conf"
+	# (not <<-: the expected text has tabs)
+	diff -u - "$T/sv.conf" <<'EOF'
+# DAMON configfs setup (damo save); restore with `damo restore FILE`.
+
+context a {
+	operations vaddr
+	sample_us 5000
+	aggr_us 100000
+	update_us 1000000
+	min_nr_regions 10
+	max_nr_regions 1000
+	target t {
+	}
+	state off
+}
+EOF
+	rm "$c/aggr_us"
+	DAMO_CONFIGFS=$T/sv expect_fail "reading $c/aggr_us: No such file or directory" \
+		"$DAMO" save "$T/sv2.conf"
+	[ ! -e "$T/sv2.conf" ]
+}
+
+# ------------------------------------------------------------ install
+
+test_install_unit() {
+	make -s -C "$TOOLS" install PREFIX="$T/inst/usr" > "$T/out" 2>&1 ||
+		{ cat "$T/out"; return 1; }
+	[ -x "$T/inst/usr/bin/damo" ]
+	[ -f "$T/inst/usr/share/man/man1/damo.1" ]
+	local u=$T/inst/usr/lib/systemd/system/damon-restore.service
+	grep -qx "ExecStart=$T/inst/usr/bin/damo restore --wait 30 /etc/damon/damon.conf" "$u"
+	grep -qx "ExecStop=$T/inst/usr/bin/damo clear" "$u"
+	grep -qx "Type=oneshot" "$u"
+	grep -qx "RemainAfterExit=yes" "$u"
+	grep -qx "Requires=sys-kernel-config.mount" "$u"
+	grep -qx "After=sys-kernel-config.mount" "$u"
+	command -v man > /dev/null && MANPATH=$T/inst/usr/share/man man -w damo > /dev/null
+	command -v systemd-analyze > /dev/null ||
+		skip "no systemd-analyze (apt-get install systemd)"
+	# with the man page findable, as Documentation=man:damo(1) is checked
+	MANPATH=$T/inst/usr/share/man systemd-analyze verify "$u"
+	# and it does catch a broken unit
+	sed 's|^ExecStart=/|ExecStart=|' "$u" > "$T/damon-restore.service"
+	! MANPATH=$T/inst/usr/share/man systemd-analyze verify \
+		"$T/damon-restore.service" 2> /dev/null
+}
+
+t "report raw: the seed's text, byte for byte" test_raw
+t "report wss: percentiles, average, --skip, --range" test_wss
+t "report nr_regions: by size and in time order" test_nr_regions
+t "report heats: the grid worked out by hand" test_heats
+t "report heats --guide: time spans and ranges per pid" test_guide
+t "report heatmap on a terminal: characters and colours" test_heatmap_term
+t "report heatmap -o: a 1000x640 PNG" test_heatmap_png
+t "report: errors name the file, option or value" test_report_errors
+t "--help for every command and report type" test_help
+t "no configfs: a clear message, nothing written" test_no_configfs
+t "restore --dry-run: checks, resolves, prints the writes in order" test_restore_dry_run
+t "save: the file format, and read errors name the file" test_save_standin
+t "make install; systemd-analyze verify on damon-restore.service" test_install_unit
+
+echo "# cli: $passed passed, $failed failed, $skipped skipped"
+echo "$passed $failed $skipped" > "$COUNTS"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of damo's pieces: the record parser, the heats and guide
+ * math on crafted records with known answers, the save/restore file parser
+ * and validator (valid files and every class of invalid one), printing and
+ * parsing round trips, and target resolution against a fake /proc.
+ *
+ *	unit COUNTS_FILE	writes "PASSED FAILED SKIPPED" to COUNTS_FILE
+ */
+#define _GNU_SOURCE
+#include <cairo.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "damo.h"
+
+static int passed, failed;
+
+#define CHECK(c) do {							\
+	if (!(c)) {							\
+		printf("#   %s:%d: check failed: %s\n", __FILE__,	\
+		       __LINE__, #c);					\
+		return -1;						\
+	}								\
+} while (0)
+
+static void run(const char *name, int (*fn)(void))
+{
+	int r = fn();
+
+	printf("%s - %s\n", r ? "not ok" : "ok", name);
+	if (r)
+		failed++;
+	else
+		passed++;
+}
+
+/* ------------------------------------------------------------ records */
+
+/* A record in memory from snapshots given as arrays. */
+static unsigned char *build(const struct rec_snapshot *s, size_t nr,
+			    size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		rec_write_snapshot(f, &s[i]);
+	fclose(f);
+	return (unsigned char *)buf;
+}
+
+/*
+ * The "simple" record of tests/mkrec.py: pid 42, 25 snapshots 100 ms
+ * apart from 1000 s; [4096, 8192) has 10 accesses from snapshot 10 on,
+ * [8192, 16384) always 5, [16384, 20480) none (split in odd snapshots).
+ */
+static unsigned char *simple_record(size_t *len)
+{
+	static struct rec_region rg[25][4];
+	static struct rec_task tk[25];
+	static struct rec_snapshot sn[25];
+	int i;
+
+	for (i = 0; i < 25; i++) {
+		rg[i][0] = (struct rec_region){ 4096, 8192, i >= 10 ? 10 : 0 };
+		rg[i][1] = (struct rec_region){ 8192, 16384, 5 };
+		if (i % 2) {
+			rg[i][2] = (struct rec_region){ 16384, 18432, 0 };
+			rg[i][3] = (struct rec_region){ 18432, 20480, 0 };
+		} else {
+			rg[i][2] = (struct rec_region){ 16384, 20480, 0 };
+		}
+		tk[i] = (struct rec_task){ 42, i % 2 ? 4 : 3, rg[i] };
+		sn[i] = (struct rec_snapshot){
+			1000000000000LL + i * 100000000LL, 1, &tk[i] };
+	}
+	return build(sn, 25, len);
+}
+
+static int test_rec_roundtrip(void)
+{
+	struct rec_region r[2] = { { 1, 2, 3 }, { 4096, 1ULL << 47, 7 } };
+	struct rec_task t[2] = { { 7, 2, r }, { 8, 0, NULL } };
+	struct rec_snapshot s[2] = { { 5123456789LL, 2, t }, { 6000000000LL, 1, t } };
+	struct record rec;
+	unsigned char *buf;
+	char err[128];
+	size_t len;
+
+	buf = build(s, 2, &len);
+	/* 20 + 2 tasks * 12 + 2 regions * 20, then 20 + 12 + 40 */
+	CHECK(len == 84 + 72);
+	/* the layout, byte for byte: sec, nsec, nr_tasks, pid, nr_regions */
+	CHECK(*(int64_t *)buf == 5 && *(int64_t *)(buf + 8) == 123456789);
+	CHECK(*(uint32_t *)(buf + 16) == 2 && *(uint64_t *)(buf + 20) == 7);
+	CHECK(*(uint32_t *)(buf + 28) == 2 && *(uint64_t *)(buf + 32) == 1);
+	CHECK(*(uint64_t *)(buf + 40) == 2 && *(uint32_t *)(buf + 48) == 3);
+	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == 0);
+	CHECK(rec.nr_snapshots == 2 && !rec.truncated_bytes);
+	CHECK(rec.snapshots[0].time_ns == 5123456789LL);
+	CHECK(rec.snapshots[0].nr_tasks == 2);
+	CHECK(rec.snapshots[0].tasks[0].regions[1].end == 1ULL << 47);
+	CHECK(rec.snapshots[0].tasks[0].regions[1].nr_accesses == 7);
+	CHECK(rec.snapshots[0].tasks[1].pid == 8);
+	CHECK(rec.snapshots[0].tasks[1].nr_regions == 0);
+	CHECK(rec.snapshots[1].nr_tasks == 1);
+	rec_free(&rec);
+	free(buf);
+	return 0;
+}
+
+static int test_rec_empty(void)
+{
+	struct record rec;
+	char err[128];
+
+	CHECK(rec_parse((const unsigned char *)"", 0, &rec, err, sizeof(err)) == 0);
+	CHECK(rec.nr_snapshots == 0 && !rec.truncated_bytes);
+	rec_free(&rec);
+	return 0;
+}
+
+/* Every cut inside the second snapshot keeps the first and counts the rest. */
+static int test_rec_truncated(void)
+{
+	struct record rec;
+	unsigned char *buf;
+	size_t len, first, cut;
+	char err[128];
+
+	buf = simple_record(&len);
+	first = 20 + 12 + 3 * 20;
+	for (cut = first + 1; cut < first + 20 + 12 + 4 * 20; cut++) {
+		CHECK(rec_parse(buf, cut, &rec, err, sizeof(err)) == 0);
+		CHECK(rec.nr_snapshots == 1);
+		CHECK(rec.truncated_bytes == cut - first);
+		rec_free(&rec);
+	}
+	free(buf);
+	return 0;
+}
+
+static int test_rec_malformed(void)
+{
+	struct rec_region r = { 8192, 4096, 1 };
+	struct rec_task t = { 1, 1, &r };
+	struct rec_snapshot s = { 0, 1, &t };
+	struct record rec;
+	unsigned char *buf;
+	char err[128] = "";
+	size_t len;
+
+	buf = build(&s, 1, &len);
+	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "offset 32: region end 4096 below start 8192"));
+	/* nsec beyond a second */
+	r.end = 9000;
+	free(buf);
+	buf = build(&s, 1, &len);
+	*(int64_t *)(buf + 8) = 1000000000;
+	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "nsec"));
+	/* an absurd nr_regions is a truncation, not a huge allocation */
+	*(int64_t *)(buf + 8) = 0;
+	*(uint32_t *)(buf + 28) = 0xffffffff;
+	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == 0);
+	CHECK(rec.nr_snapshots == 0 && rec.truncated_bytes == len);
+	rec_free(&rec);
+	free(buf);
+	return 0;
+}
+
+static int load_simple(struct record *rec)
+{
+	unsigned char *buf;
+	char err[128];
+	size_t len;
+	int r;
+
+	buf = simple_record(&len);
+	r = rec_parse(buf, len, rec, err, sizeof(err));
+	free(buf);
+	return r;
+}
+
+/* The grid worked out by hand in mkrec.py's terms. */
+static int test_heats_known(void)
+{
+	static const double want[2][4] = {
+		{ 2.5, 5, 5, 0 },	/* snapshots 1..12: 3 of 12 hot */
+		{ 10, 5, 5, 0 },	/* snapshots 13..24 */
+	};
+	struct heats_args a = {
+		.has_tmin = true, .has_tmax = true, .has_amin = true,
+		.has_amax = true, .tmin = 1000000000000LL,
+		.tmax = 1002400000000LL, .amin = 4096, .amax = 20480,
+		.tres = 2, .ares = 4,
+	};
+	struct record rec;
+	struct heats h;
+	int t, i;
+
+	CHECK(load_simple(&rec) == 0);
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	CHECK(h.pid == 42 && h.tunit == 1200000000LL && h.aunit == 4096);
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < 4; i++)
+			CHECK(h.heat[t * 4 + i] > want[t][i] - 1e-9 &&
+			      h.heat[t * 4 + i] < want[t][i] + 1e-9);
+	CHECK(h.max_heat == 10);
+	heats_free(&h);
+
+	/* half a bin of address: [6144, 10240) is half 10, half 5 late */
+	a.amin = 6144;
+	a.amax = 10240;
+	a.ares = 1;
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	CHECK(h.heat[1] > 7.5 - 1e-9 && h.heat[1] < 7.5 + 1e-9);
+	heats_free(&h);
+	rec_free(&rec);
+	return 0;
+}
+
+static int test_heats_errors(void)
+{
+	struct heats_args a = { .tres = 500, .ares = 500 };
+	struct record rec;
+	struct heats h;
+
+	CHECK(load_simple(&rec) == 0);
+	/* 16 KiB cannot be cut in 500 bins of whole bytes... it can: 32 */
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	CHECK(h.amin == 4096 && h.aunit == 32 && h.tmin == 1000000000000LL);
+	heats_free(&h);
+	a = (struct heats_args){ .tres = 500, .ares = 20000 };
+	CHECK(heats_compute(&rec, &a, &h) == -EINVAL);
+	a = (struct heats_args){ .tres = 5, .ares = 5, .has_pid = true,
+				 .pid = 43 };
+	CHECK(heats_compute(&rec, &a, &h) == -ESRCH);
+	a = (struct heats_args){ .tres = 5, .ares = 5, .has_amin = true,
+				 .amin = 1 << 20, .has_amax = true,
+				 .amax = 1 << 19 };
+	CHECK(heats_compute(&rec, &a, &h) == -EINVAL);
+	rec_free(&rec);
+	return 0;
+}
+
+static int test_guides(void)
+{
+	struct rec_region r1[] = { { 0x10000, 0x20000, 1 } };
+	struct rec_region r2[] = { { 0x100000, 0x180000, 3 },
+				   { 0x180000, 0x200000, 0 },
+				   { 0x800000, 0x900000, 7 } };
+	struct rec_region r3[] = { { 0x100000, 0x200000, 3 },
+				   { 0x700000, 0x7f0000, 1 } };
+	struct rec_task t0[] = { { 1, 1, r1 } };
+	struct rec_task t1[] = { { 1, 1, r1 }, { 2, 3, r2 } };
+	struct rec_task t2[] = { { 2, 2, r3 } };
+	struct rec_snapshot s[] = { { 100, 1, t0 }, { 200, 2, t1 },
+				    { 300, 1, t2 } };
+	struct heats_args a = { .tres = 4, .ares = 4 };
+	struct record rec;
+	struct guide *g;
+	unsigned char *buf;
+	char err[64];
+	size_t len, nr;
+	struct heats h;
+
+	buf = build(s, 3, &len);
+	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == 0);
+	free(buf);
+	CHECK(guides_of(&rec, &g, &nr) == 0);
+	CHECK(nr == 2);
+	/* pid 2 monitored more space: first */
+	CHECK(g[0].pid == 2 && g[0].start_time == 200 && g[0].end_time == 300);
+	CHECK(g[0].nr_ranges == 3);
+	CHECK(g[0].ranges[0][0] == 0x100000 && g[0].ranges[0][1] == 0x200000);
+	CHECK(g[0].ranges[1][0] == 0x700000 && g[0].ranges[1][1] == 0x7f0000);
+	CHECK(g[0].ranges[2][0] == 0x800000 && g[0].ranges[2][1] == 0x900000);
+	CHECK(g[1].pid == 1 && g[1].nr_ranges == 1 && g[1].start_time == 100);
+	guides_free(g, nr);
+	/* the heats default: pid 2, its largest range, its time span */
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	CHECK(h.pid == 2 && h.amin == 0x100000 && h.aunit == 0x40000);
+	CHECK(h.tmin == 200 && h.tunit == 25);
+	heats_free(&h);
+	rec_free(&rec);
+	return 0;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+static int test_parse_u64(void)
+{
+	uint64_t v;
+
+	CHECK(parse_u64("0", &v) == 0 && v == 0);
+	CHECK(parse_u64("+17", &v) == 0 && v == 17);
+	CHECK(parse_u64("18446744073709551615", &v) == 0 && v == UINT64_MAX);
+	CHECK(parse_u64("18446744073709551616", &v) == -ERANGE);
+	CHECK(parse_u64("99999999999999999999", &v) == -ERANGE);
+	CHECK(parse_u64("", &v) == -EINVAL);
+	CHECK(parse_u64("+", &v) == -EINVAL);
+	CHECK(parse_u64("-1", &v) == -EINVAL);
+	CHECK(parse_u64("1 ", &v) == -EINVAL);
+	CHECK(parse_u64("0x10", &v) == -EINVAL);
+	CHECK(parse_u64_any("0x10", &v) == 0 && v == 16);
+	CHECK(parse_u64_any("0x7fFF", &v) == 0 && v == 0x7fff);
+	CHECK(parse_u64_any("0x", &v) == -EINVAL);
+	CHECK(parse_u64_any("0x10000000000000000", &v) == -ERANGE);
+	CHECK(parse_u64_any("42", &v) == 0 && v == 42);
+	return 0;
+}
+
+/* ------------------------------------------------------------ conf */
+
+static const char full_conf[] =
+"# DAMON configfs setup (damo save); restore with `damo restore FILE`.\n"
+"\n"
+"context batch {\n"
+"\toperations fvaddr\n"
+"\tsample_us 5000\n"
+"\taggr_us 100000\n"
+"\tupdate_us 1000000\n"
+"\tmin_nr_regions 10\n"
+"\tmax_nr_regions 1000\n"
+"\ttarget t1 {\n"
+"\t\tregion r2 {\n"
+"\t\t\tstart 4096\n"
+"\t\t\tend 8192\n"
+"\t\t}\n"
+"\t}\n"
+"\tstate off\n"
+"}\n"
+"\n"
+"context web {\n"
+"\toperations vaddr\n"
+"\tsample_us 5000\n"
+"\taggr_us 200000\n"
+"\tupdate_us 2000000\n"
+"\tmin_nr_regions 12\n"
+"\tmax_nr_regions 300\n"
+"\ttarget app {\n"
+"\t\tpid 1234\n"
+"\t}\n"
+"\ttarget other {\n"
+"\t\tcommand /usr/bin/app --flag  two\n"
+"\t}\n"
+"\tscheme cold {\n"
+"\t\taction pageout\n"
+"\t\tapply_interval_us 0\n"
+"\t\taccess_pattern {\n"
+"\t\t\tmin_size_bytes 4096\n"
+"\t\t\tmax_size_bytes 18446744073709551615\n"
+"\t\t\tmin_nr_accesses 0\n"
+"\t\t\tmax_nr_accesses 0\n"
+"\t\t\tmin_age 50\n"
+"\t\t\tmax_age 4294967295\n"
+"\t\t}\n"
+"\t\tquotas {\n"
+"\t\t\tms 0\n"
+"\t\t\tbytes 104857600\n"
+"\t\t\treset_interval_ms 1000\n"
+"\t\t\tweight_size 0\n"
+"\t\t\tweight_nr_accesses 1\n"
+"\t\t\tweight_age 1\n"
+"\t\t}\n"
+"\t\twatermarks {\n"
+"\t\t\tmetric free_mem_rate\n"
+"\t\t\tinterval_us 5000000\n"
+"\t\t\thigh 1000\n"
+"\t\t\tmid 500\n"
+"\t\t\tlow 0\n"
+"\t\t}\n"
+"\t\tfilter zz {\n"
+"\t\t\ttype addr\n"
+"\t\t\tmatching N\n"
+"\t\t\taddr_start 4096\n"
+"\t\t\taddr_end 8192\n"
+"\t\t\ttarget\n"
+"\t\t}\n"
+"\t\tfilter aa {\n"
+"\t\t\ttype target\n"
+"\t\t\tmatching Y\n"
+"\t\t\taddr_start 0\n"
+"\t\t\taddr_end 0\n"
+"\t\t\ttarget app\n"
+"\t\t}\n"
+"\t}\n"
+"\tstate on\n"
+"}\n";
+
+static int test_conf_parse_full(void)
+{
+	struct conf_node *root, *web, *s;
+	char err[256] = "";
+
+	root = conf_parse(full_conf, err, sizeof(err));
+	CHECK(root);
+	CHECK(conf_validate(root, err, sizeof(err)) == 0);
+	CHECK(root->nr_children == 2);
+	web = root->children[1];
+	CHECK(web->kind == CK_CONTEXT && !strcmp(web->name, "web"));
+	CHECK(web->line == 19);
+	CHECK(!strcmp(conf_get(web, "state"), "on"));
+	CHECK(web->nr_children == 3);
+	CHECK(!strcmp(conf_get(web->children[1], "command"),
+		      "/usr/bin/app --flag  two"));
+	s = web->children[2];
+	CHECK(s->kind == CK_SCHEME && s->nr_children == 5);
+	CHECK(s->children[3]->kind == CK_FILTER &&
+	      !strcmp(s->children[3]->name, "zz"));
+	CHECK(!strcmp(conf_get(s->children[3], "target"), ""));
+	CHECK(conf_get_attr(s->children[4], "target")->line == 70);
+	conf_free(root);
+	return 0;
+}
+
+/* print(parse(x)) == x for a canonical file; parse(print(t)) == t. */
+static int test_conf_roundtrip(void)
+{
+	struct conf_node *root, *again;
+	char err[256], *text, *text2;
+
+	root = conf_parse(full_conf, err, sizeof(err));
+	CHECK(root);
+	text = conf_to_string(root);
+	CHECK(!strcmp(text, full_conf));
+	again = conf_parse(text, err, sizeof(err));
+	CHECK(again);
+	text2 = conf_to_string(again);
+	CHECK(!strcmp(text, text2));
+	free(text);
+	free(text2);
+	conf_free(root);
+	conf_free(again);
+
+	/* attributes in any order and odd spacing print canonically */
+	/* "}" closes a block only on a line of its own */
+	root = conf_parse("context x {\n\ttarget t {\n pid 5 }\n}\n}\n",
+			  err, sizeof(err));
+	CHECK(root);
+	CHECK(conf_validate(root, err, sizeof(err)) == -1);
+	CHECK(!strcmp(err, "line 3: pid: '5 }' is not a decimal number"));
+	conf_free(root);
+	root = conf_parse("  context x {\r\n state on\n\ttarget t {\n pid 5\n"
+			  "}\n\taggr_us   7000  \n # note\n}\n", err, sizeof(err));
+	CHECK(root);
+	CHECK(conf_validate(root, err, sizeof(err)) == 0);
+	text = conf_to_string(root);
+	CHECK(strstr(text, "context x {\n\taggr_us 7000\n\ttarget t {\n\t\tpid 5\n\t}\n\tstate on\n}\n"));
+	free(text);
+	conf_free(root);
+	return 0;
+}
+
+struct bad_case {
+	const char *text;
+	const char *err;	/* expected prefix of the message */
+};
+
+/* Every class of syntax error, each with its line. */
+static int test_conf_parse_errors(void)
+{
+	static const struct bad_case cases[] = {
+		{ "context a {\n", "line 1: block 'context a' is not closed" },
+		{ "context a {\n}\n}\n", "line 3: '}' without an open block" },
+		{ "sample_us 5\n", "line 1: 'sample_us' outside of any block" },
+		{ "context a {\n\tfoo 1\n}\n", "line 2: unknown key 'foo' in a context block" },
+		{ "context a {\n\tregion r {\n\t}\n}\n", "line 2: 'region' cannot be inside context block" },
+		{ "target t {\n}\n", "line 1: 'target' cannot be inside the top level" },
+		{ "context a\n", "line 1: 'context' must open a block" },
+		{ "context {\n}\n", "line 1: '' is not a valid context name" },
+		{ "context a/b {\n}\n", "line 1: 'a/b' is not a valid context name" },
+		{ "context .x {\n}\n", "line 1: '.x' is not a valid context name" },
+		{ "context a b {\n}\n", "line 1: 'a b' is not a valid context name" },
+		{ "context a {\n}\ncontext a {\n}\n", "line 3: context a is already defined on line 1" },
+		{ "context a {\n\tsample_us 1\n\tsample_us 2\n}\n", "line 3: 'sample_us' is already set on line 2" },
+		{ "context a {\n\tscheme s {\n\t\tquotas q {\n\t\t}\n\t}\n}\n", "line 3: 'quotas' takes no name" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t}\n\t\tquotas {\n\t\t}\n\t}\n}\n", "line 5: quotas is already defined on line 3" },
+		{ "context a {\n\tscheme s {\n\t\taccess_pattern {\n\t\t\tms 1\n\t\t}\n\t}\n}\n", "line 4: unknown key 'ms' in a access_pattern block" },
+	};
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct conf_node *root = conf_parse(cases[i].text, err,
+						    sizeof(err));
+
+		if (root || strncmp(err, cases[i].err, strlen(cases[i].err))) {
+			printf("#   case %zu: got \"%s\"\n", i, root ? "(parsed)" : err);
+			conf_free(root);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every class of bad value and broken relation, and what is not checked. */
+static int test_conf_validate_errors(void)
+{
+	static const struct bad_case cases[] = {
+		/* values */
+		{ "context a {\n\tsample_us 0x10\n}\n", "line 2: sample_us: '0x10' is not a decimal number" },
+		{ "context a {\n\tsample_us -1\n}\n", "line 2: sample_us: '-1' is not a decimal number" },
+		{ "context a {\n\tsample_us\n}\n", "line 2: sample_us: '' is not a decimal number" },
+		{ "context a {\n\tsample_us 0\n}\n", "line 2: sample_us: 0 is out of range 1..18446744073709551615" },
+		{ "context a {\n\tsample_us 18446744073709551616\n}\n", "line 2: sample_us: 18446744073709551616 is out of range" },
+		{ "context a {\n\tmin_nr_regions 2\n}\n", "line 2: min_nr_regions: 2 is out of range 3..100000" },
+		{ "context a {\n\tmax_nr_regions 100001\n}\n", "line 2: max_nr_regions: 100001 is out of range" },
+		{ "context a {\n\toperations paddr2\n}\n", "line 2: operations: 'paddr2' is not one of vaddr fvaddr paddr" },
+		{ "context a {\n\tstate ON\n}\n", "line 2: state: 'ON' is not one of on off" },
+		{ "context a {\n\ttarget t {\n\t\tpid 0\n\t}\n}\n", "line 3: pid: 0 is out of range" },
+		{ "context a {\n\ttarget t {\n\t\tpid 12 34\n\t}\n}\n", "line 3: pid: '12 34' is not a decimal number" },
+		{ "context a {\n\ttarget t {\n\t\tcommand\n\t}\n}\n", "line 3: command: empty" },
+		{ "context a {\n\ttarget t {\n\t\tunit a/b\n\t}\n}\n", "line 3: unit: 'a/b' is not a valid name" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t\tunit x\n\t}\n}\n", "line 2: target t: give only one of pid, command and unit" },
+		{ "context a {\n\tscheme s {\n\t\taction page_out\n\t}\n}\n", "line 3: action: 'page_out' is not one of" },
+		{ "context a {\n\tscheme s {\n\t\taccess_pattern {\n\t\t\tmax_age 4294967296\n\t\t}\n\t}\n}\n", "line 4: max_age: 4294967296 is out of range 0..4294967295" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tweight_age 10001\n\t\t}\n\t}\n}\n", "line 4: weight_age: 10001 is out of range 0..10000" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\treset_interval_ms 0\n\t\t}\n\t}\n}\n", "line 4: reset_interval_ms: 0 is out of range" },
+		{ "context a {\n\tscheme s {\n\t\twatermarks {\n\t\t\tmid 1001\n\t\t}\n\t}\n}\n", "line 4: mid: 1001 is out of range 0..1000" },
+		{ "context a {\n\tscheme s {\n\t\twatermarks {\n\t\t\tmetric free_mem\n\t\t}\n\t}\n}\n", "line 4: metric: 'free_mem' is not one of none free_mem_rate" },
+		{ "context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\tmatching yes\n\t\t}\n\t}\n}\n", "line 4: matching: 'yes' is not Y or N" },
+		{ "context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype file\n\t\t}\n\t}\n}\n", "line 4: type: 'file' is not one of anon addr target" },
+		/* relations, for contexts to be turned on */
+		{ "context a {\n\tsample_us 6000\n\taggr_us 5000\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 3: context a: needs sample_us (6000) <= aggr_us (5000) <= update_us (1000000)" },
+		{ "context a {\n\tupdate_us 50000\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 1: context a: needs sample_us (5000) <= aggr_us (100000) <= update_us (50000)" },
+		{ "context a {\n\tsample_us 1\n\taggr_us 4294967296\n\tupdate_us 4294967296\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 3: context a: aggr_us / sample_us must be below 2^32" },
+		{ "context a {\n\tmin_nr_regions 2000\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 2: context a: needs min_nr_regions <= max_nr_regions" },
+		{ "context a {\n\tstate on\n}\n", "line 2: context a: needs a target to be on" },
+		{ "context a {\n\ttarget t {\n\t}\n\tstate on\n}\n", "line 2: target t: needs a pid, command or unit to be on" },
+		{ "context a {\n\toperations fvaddr\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 3: target t: fvaddr needs at least one region" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t\tregion r {\n\t\t\tstart 8192\n\t\t\tend 8192\n\t\t}\n\t}\n\tstate on\n}\n", "line 4: region r: start (8192) must be below end (8192)" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t\tregion r {\n\t\t\tstart 0\n\t\t\tend 4097\n\t\t}\n\t\tregion q {\n\t\t\tstart 8000\n\t\t\tend 9000\n\t\t}\n\t}\n\tstate on\n}\n", "line 2: target t: regions overlap (once rounded out to pages)" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\taccess_pattern {\n\t\t\tmin_age 5\n\t\t\tmax_age 4\n\t\t}\n\t}\n\tstate on\n}\n", "line 7: scheme s: min_age exceeds max_age" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\twatermarks {\n\t\t\tmetric free_mem_rate\n\t\t\thigh 100\n\t\t\tmid 200\n\t\t}\n\t}\n\tstate on\n}\n", "line 7: scheme s: watermarks need low <= mid <= high" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype addr\n\t\t}\n\t}\n\tstate on\n}\n", "line 6: filter f: addr needs addr_start < addr_end" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype target\n\t\t\ttarget u\n\t\t}\n\t}\n\tstate on\n}\n", "line 8: filter f: target 'u' is not a target of context a" },
+	};
+	/* the same broken relations are fine while the context stays off */
+	static const char *const ok_off[] = {
+		"context a {\n\tsample_us 6000\n\taggr_us 5000\n\tstate off\n}\n",
+		"context a {\n\ttarget t {\n\t}\n}\n",
+		"context a {\n\toperations fvaddr\n\ttarget t {\n\t\tregion r {\n\t\t\tstart 5\n\t\t\tend 1\n\t\t}\n\t}\n}\n",
+		"context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype target\n\t\t\ttarget u\n\t\t}\n\t}\n}\n",
+	};
+	struct conf_node *root;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		root = conf_parse(cases[i].text, err, sizeof(err));
+		if (!root) {
+			printf("#   case %zu does not parse: %s\n", i, err);
+			return -1;
+		}
+		if (!conf_validate(root, err, sizeof(err)) ||
+		    strncmp(err, cases[i].err, strlen(cases[i].err))) {
+			printf("#   case %zu: got \"%s\"\n", i, err);
+			conf_free(root);
+			return -1;
+		}
+		conf_free(root);
+	}
+	for (i = 0; i < sizeof(ok_off) / sizeof(ok_off[0]); i++) {
+		root = conf_parse(ok_off[i], err, sizeof(err));
+		CHECK(root);
+		if (conf_validate(root, err, sizeof(err))) {
+			printf("#   off case %zu: %s\n", i, err);
+			conf_free(root);
+			return -1;
+		}
+		conf_free(root);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ targets */
+
+static int mkproc(const char *root, const char *pid, const char *cmdline,
+		  size_t cmdlen, const char *cgroup, const char *start)
+{
+	char *d = xasprintf("%s/%s", root, pid), *p;
+	FILE *f;
+
+	mkdir(d, 0755);
+	p = xasprintf("%s/cmdline", d);
+	f = fopen(p, "w");
+	if (!f)
+		return -1;
+	fwrite(cmdline, 1, cmdlen, f);
+	fclose(f);
+	free(p);
+	p = xasprintf("%s/cgroup", d);
+	f = fopen(p, "w");
+	if (!f)
+		return -1;
+	fputs(cgroup, f);
+	fclose(f);
+	free(p);
+	p = xasprintf("%s/stat", d);
+	f = fopen(p, "w");
+	if (!f)
+		return -1;
+	/* field 22 is starttime; comm with spaces and parens */
+	fprintf(f, "%s (a (b) c) S 1 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 %s 100 1\n",
+		pid, start);
+	fclose(f);
+	free(p);
+	free(d);
+	return 0;
+}
+
+static int test_resolve(void)
+{
+	char root[] = "/tmp/damo-unit-proc.XXXXXX";
+	long pid = 0;
+
+	CHECK(mkdtemp(root));
+	CHECK(!mkproc(root, "100", "/usr/bin/app\0--flag\0two\0", 24,
+		      "0::/system.slice/app.service\n", "500"));
+	CHECK(!mkproc(root, "101", "/usr/bin/app\0--flag\0", 20,
+		      "0::/system.slice/app.service\n", "400"));
+	CHECK(!mkproc(root, "102", "/usr/bin/other\0", 15,
+		      "12:cpu:/user.slice\n0::/system.slice/db.service\n", "300"));
+	CHECK(!mkproc(root, "103", "/usr/bin/other\0", 15,
+		      "0::/user.slice/session-1.scope\n", "200"));
+	mkdir(xasprintf("%s/self", root), 0755);
+
+	CHECK(resolve_command(root, "/usr/bin/app --flag two", &pid) == 0);
+	CHECK(pid == 100);
+	CHECK(resolve_command(root, "/usr/bin/app --flag", &pid) == 0);
+	CHECK(pid == 101);
+	CHECK(resolve_command(root, "/usr/bin/app", &pid) == -ESRCH);
+	CHECK(resolve_command(root, "/usr/bin/other", &pid) == -EEXIST);
+	/* the oldest process of the unit; ".service" is implied */
+	CHECK(resolve_unit(root, "app.service", &pid) == 0 && pid == 101);
+	CHECK(resolve_unit(root, "app", &pid) == 0 && pid == 101);
+	CHECK(resolve_unit(root, "db.service", &pid) == 0 && pid == 102);
+	CHECK(resolve_unit(root, "web.service", &pid) == -ESRCH);
+	CHECK(resolve_command("/nonexistent-proc", "x", &pid) == -ENOENT);
+	return 0;
+}
+
+/* ------------------------------------------------------------ heatmap */
+
+static int test_heatmap_png(void)
+{
+	char path[] = "/tmp/damo-unit-png.XXXXXX";
+	struct heats_args a = { .tres = 100, .ares = 100 };
+	cairo_surface_t *s;
+	struct record rec;
+	struct heats h;
+	unsigned char *px;
+	uint32_t hot, cold;
+	int fd, stride;
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK(load_simple(&rec) == 0);
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	CHECK(heatmap_png(&h, path, "test") == 0);
+	s = cairo_image_surface_create_from_png(path);
+	CHECK(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS);
+	CHECK(cairo_image_surface_get_width(s) == 1000);
+	CHECK(cairo_image_surface_get_height(s) == 640);
+	px = cairo_image_surface_get_data(s);
+	stride = cairo_image_surface_get_stride(s);
+	/*
+	 * The plot spans x 150..860, y 50..570, addresses upwards: late in
+	 * time, [4096, 8192) (the bottom quarter) is the hottest, white;
+	 * [16384, 20480) (the top quarter) is never accessed, black.
+	 */
+	hot = *(uint32_t *)(px + 540 * stride + 800 * 4) & 0xffffff;
+	cold = *(uint32_t *)(px + 80 * stride + 800 * 4) & 0xffffff;
+	/* the ends of the colour scale: near white and near black */
+	CHECK((hot >> 16) > 0xf0 && ((hot >> 8) & 0xff) > 0xf0 &&
+	      (hot & 0xff) > 0xd0);
+	CHECK((cold >> 16) < 0x10 && ((cold >> 8) & 0xff) < 0x10 &&
+	      (cold & 0xff) < 0x10);
+	cairo_surface_destroy(s);
+	unlink(path);
+	CHECK(heatmap_png(&h, "/nonexistent/dir/x.png", "t") == -EIO);
+	heats_free(&h);
+	rec_free(&rec);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	FILE *f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: unit COUNTS_FILE\n");
+		return 2;
+	}
+	damo_prog = "damo(unit)";
+	run("record: write and parse back, byte layout", test_rec_roundtrip);
+	run("record: an empty file has no snapshots", test_rec_empty);
+	run("record: an incomplete last snapshot is dropped and counted", test_rec_truncated);
+	run("record: malformed data fails with the offset", test_rec_malformed);
+	run("heats: known answers on a crafted record", test_heats_known);
+	run("heats: defaults and errors", test_heats_errors);
+	run("guide: time spans and merged monitored ranges per pid", test_guides);
+	run("numbers: strict decimal and hex parsing", test_parse_u64);
+	run("conf: a full file parses and validates", test_conf_parse_full);
+	run("conf: print and parse round-trip", test_conf_roundtrip);
+	run("conf: every class of syntax error, with its line", test_conf_parse_errors);
+	run("conf: every class of invalid value and relation", test_conf_validate_errors);
+	run("targets: command and unit resolution on a fake /proc", test_resolve);
+	run("heatmap: PNG size and colours", test_heatmap_png);
+	printf("# unit: %d passed, %d failed\n", passed, failed);
+	f = fopen(argv[1], "w");
+	if (!f) {
+		perror(argv[1]);
+		return 2;
+	}
+	fprintf(f, "%d %d 0\n", passed, failed);
+	fclose(f);
+	return failed ? 1 : 0;
+}
