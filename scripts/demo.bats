@@ -1,31 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0
-# The `make demo` scenario, run inside UML by scripts/demo.sh: monitor the
-# hotcold workload through configfs with mkdir and echo only, and record a
-# snapshot every 200 ms into $ST_OUTDIR/demo.rec ("TIME START END NR AGE").
+# The `make demo` scenario, run inside UML by scripts/demo.sh: record the
+# phases workload (32 MiB, a hot quarter that moves up every 3 s) with
+# `damo record`, into $ST_OUTDIR/demo.data; the workload's own line
+# ("PID START END") goes to $ST_OUTDIR/demo.out.  The reports are made on
+# the host.
 
 setup() {
 	load "$BATS_TEST_DIRNAME/../selftests/lib.bash"
 }
 
 teardown() {
-	echo off > /sys/kernel/config/damon/contexts/demo/state 2>/dev/null || true
-	rmdir /sys/kernel/config/damon/contexts/demo/targets/app \
-	      /sys/kernel/config/damon/contexts/demo 2>/dev/null || true
 	st_cleanup
 }
 
-@test "demo: monitor hotcold through configfs" {
-	local c=/sys/kernel/config/damon/contexts/demo rec=$ST_OUTDIR/demo.rec i
-
-	st_start_hotcold 8 24
-	echo "# workload pid $ST_PID hot $HOT_START $HOT_END cold $COLD_START $COLD_END" > "$rec"
-	mkdir "$c" "$c/targets/app"
-	echo "$ST_PID" > "$c/targets/app/pid"
-	echo on > "$c/state"
-	for i in $(seq 1 25); do
-		sleep 0.2
-		awk -v t="$i" '{ print t, $0 }' "$c/targets/app/snapshot" >> "$rec"
-	done
-	echo "# nr_aggregations $(cat "$c/nr_aggregations") kdamond $(cat /proc/"$(cat "$c/kdamond_pid")"/comm)" >> "$rec"
-	echo off > "$c/state"
+@test "demo: record the phases workload with damo" {
+	local damo=$BATS_TEST_DIRNAME/../tools/out/damo
+	[ -x "$damo" ] || { echo "$damo is not built (make -C tools)"; return 1; }
+	"$damo" record -s 5000 -a 100000 -o "$ST_OUTDIR/demo.data" \
+		"$ST_BIN/phases" -p 4 -s 3 32 \
+		> "$ST_OUTDIR/demo.out" 2> "$ST_OUTDIR/demo.err" 3>&-
+	cat "$ST_OUTDIR/demo.out" "$ST_OUTDIR/demo.err"
+	grep -q '^done: 4 phases$' "$ST_OUTDIR/demo.out"
+	# damo removed what it made
+	[ -z "$(ls /sys/kernel/config/damon/contexts)" ]
 }

@@ -3,45 +3,36 @@
 #
 #   demo.sh UML_BINARY
 #
-# Boots UML, monitors the bundled hotcold workload (8 MiB hot, 24 MiB cold)
-# through /sys/kernel/config/damon with mkdir and echo (scripts/demo.bats),
-# and prints on the host how the workload's mmap area looks to DAMON over
-# time: one row per snapshot, one column per 1/64 of the area, darker for
-# more accesses per aggregation.
+# Boots UML and records the bundled phases workload with damo
+# (scripts/demo.bats): 32 MiB whose hot quarter moves up the address range
+# every 3 seconds.  Then, on the host, prints damo's working set size and
+# number-of-regions reports and a terminal heatmap of the workload's
+# memory, and writes a PNG heatmap.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/demo
+damo=$top/tools/out/damo
 rm -rf "$out"
 mkdir -p "$out"
 "$top/scripts/run-selftests.sh" "$1" "$out/run" "$top/scripts/demo.bats" \
 	> "$out/run.log" 2>&1 || { cat "$out/run.log"; exit 1; }
-rec=$out/run/demo.rec
-echo "DAMON demo: the monitored process's mmap area, as seen through"
-echo "/sys/kernel/config/damon/contexts/demo/targets/app/snapshot"
-echo "(sample_us 5000, aggr_us 100000; record: $rec)"
+data=$out/run/demo.data
+read -r pid start end < "$out/run/demo.out"
+
+echo "DAMON demo: \`damo record\` of selftests/bin/phases (pid $pid) in UML"
+echo "(32 MiB at $(printf '0x%x-0x%x' "$start" "$end"); the hot quarter moves up every 3 s)"
+echo "record: $data ($(grep -o '[0-9]* snapshots.*' "$out/run/demo.err"))"
 echo
-awk '
-/^# workload/ { hs = $6; he = $7; cs = $9; ce = $10; next }
-/^# nr_agg/ { tail = $0; next }
-{
-	t = $1; s = $2; e = $3; n = $4
-	if (e <= hs - 1048576 || s >= ce + 1048576) next
-	rows[t] = 1; st[t, ++cnt[t]] = s; en[t, cnt[t]] = e; nr[t, cnt[t]] = n
-}
-END {
-	lo = hs - 1048576; hi = ce + 1048576; w = 64; shade = " .:-=+*#%@"
-	hc = int((hs - lo) * w / (hi - lo)); cc = int((cs - lo) * w / (hi - lo))
-	printf "        %*s%-*s%s\n", hc, "", cc - hc, "v hot", "v cold"
-	for (t = 1; t in rows; t++) {
-		line = ""
-		for (c = 0; c < w; c++) {
-			a = lo + (hi - lo) * (c + 0.5) / w; v = 0
-			for (i = 1; i <= cnt[t]; i++)
-				if (st[t, i] <= a && a < en[t, i]) v = nr[t, i]
-			line = line substr(shade, 1 + int(v * 9 / 20), 1)
-		}
-		printf "%5.1fs |%s|\n", t * 0.2, line
-	}
-	printf "\nlegend: \" \" 0 .. \"@\" 20 accesses per 20 samples\n"
-	sub(/^# /, "", tail); print tail
-}' "$rec"
+echo "$ damo report wss"
+"$damo" report wss -i "$data"
+echo
+echo "$ damo report nr_regions"
+"$damo" report nr_regions -i "$data"
+echo
+echo "$ damo report heatmap --amin $start --amax $end"
+"$damo" report heatmap -i "$data" --amin "$start" --amax "$end" --ares 16
+echo
+"$damo" report heatmap -i "$data" --amin "$start" --amax "$end" \
+	--title "DAMON: the phases workload (32 MiB, hot quarter moving up)" \
+	-o "$out/heatmap.png"
+echo "PNG heatmap: $out/heatmap.png"

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages given as arguments that are not installed yet.
 set -eu
+# Always wanted, for tools/ (damo): cairo for PNG heatmaps with text,
+# pkg-config to find it, systemd-analyze and man to check the unit file.
+tools_pkgs=(libcairo2-dev pkg-config systemd man-db)
 missing=()
-for p in "$@"; do
+for p in "$@" "${tools_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done

@@ -188,7 +188,7 @@ damo_setup_rich() {
 	grep -q "stopped by signal 2" "$D/out"
 	[ "$(damo_contexts)" = other ]
 	# the target keeps running: damo did not start it
-	! st_gone "$ST_PID"
+	! st_gone "$ST_PID" || false
 	"$DAMO" report nr_regions -i "$rec" --skip 0 > "$D/nr"
 	grep -qx "# pid	$ST_PID" "$D/nr"
 	# an existing record is kept as .old
@@ -274,7 +274,7 @@ damo_setup_rich() {
 	echo off > "$c/state"
 	echo 0 > "$TRACEFS/tracing_on"
 	# nothing was lost from the ring buffer
-	! grep -h '^overrun:' "$TRACEFS"/per_cpu/cpu*/stats | grep -v 'overrun: 0$'
+	! grep -h '^overrun:' "$TRACEFS"/per_cpu/cpu*/stats | grep -v 'overrun: 0$' || false
 	grep -c 'damos_before_apply:' "$TRACEFS/trace" > "$D/nr" || true
 	tried=$(cfs_read "$s/stats/nr_tried")
 	[ "$tried" -gt 0 ]
@@ -307,7 +307,7 @@ damo_setup_rich() {
 	diff "$D/one.conf" "$D/two.conf"
 	# and it really is the same setup: the kdamond monitors the workload
 	damo_wait_aggr web 2
-	[ -s "$CFS_CTXS/web/targets/app/snapshot" ]
+	[ -n "$(cat "$CFS_CTXS/web/targets/app/snapshot")" ]
 	"$DAMO" clear
 	[ -z "$(damo_contexts)" ]
 	# an empty tree saves as just the header, and restores to nothing
@@ -361,7 +361,7 @@ damo_setup_rich() {
 	[[ "$output" == *"b1.conf:2: sample_us: '0x10' is not a decimal number"* ]]
 	run "$DAMO" restore "$D/b2.conf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"b2.conf:2: block 'target t' is not closed"* ]]
+	[[ "$output" == *"b2.conf:1: block 'context a' is not closed"* ]]
 	run "$DAMO" restore "$D/b3.conf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"b3.conf:3: context a: needs sample_us (6000) <= aggr_us (5000)"* ]]

@@ -537,8 +537,9 @@ static const char heats_usage[] =
 "heatmap only:\n"
 "  -o, --output FILE    write a PNG image\n"
 "      --term           draw on the terminal too (the default without -o)\n"
-"      --no-color       terminal: characters instead of ANSI colours\n"
-"                       (also when NO_COLOR is set)\n"
+"      --color, --no-color\n"
+"                       terminal: ANSI colours or characters (default:\n"
+"                       colours on a terminal unless NO_COLOR is set)\n"
 "      --title TEXT     PNG title\n";
 
 static const char dist_usage[] =
@@ -605,7 +606,7 @@ static int term_width(void)
 }
 
 enum { OPT_PID = 256, OPT_TRES, OPT_ARES, OPT_TMIN, OPT_TMAX, OPT_AMIN,
-	OPT_AMAX, OPT_GUIDE, OPT_TERM, OPT_NOCOLOR, OPT_TITLE, OPT_SKIP,
+	OPT_AMAX, OPT_GUIDE, OPT_TERM, OPT_NOCOLOR, OPT_COLOR, OPT_TITLE, OPT_SKIP,
 	OPT_HEATMAP };
 
 static int report_heats(int argc, char **argv, bool heatmap)
@@ -624,13 +625,15 @@ static int report_heats(int argc, char **argv, bool heatmap)
 		{ "heatmap", required_argument, NULL, OPT_HEATMAP },
 		{ "term", no_argument, NULL, OPT_TERM },
 		{ "no-color", no_argument, NULL, OPT_NOCOLOR },
+		{ "color", no_argument, NULL, OPT_COLOR },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = DAMO_DEFAULT_RECORD, *png = NULL, *title = NULL;
 	struct heats_args a = { 0 };
-	bool guide = false, term = false, color = !getenv("NO_COLOR");
+	bool guide = false, term = false;
+	bool color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	bool has_tres = false, has_ares = false;
 	struct record rec;
 	struct heats h;
@@ -692,6 +695,9 @@ static int report_heats(int argc, char **argv, bool heatmap)
 			break;
 		case OPT_NOCOLOR:
 			color = false;
+			break;
+		case OPT_COLOR:
+			color = true;
 			break;
 		case OPT_TITLE:
 			title = optarg;

@@ -190,7 +190,7 @@ test_guide() {
 }
 
 test_heatmap_term() {
-	NO_COLOR=1 "$DAMO" report heatmap -i "$T/simple.data" --tres 4 \
+	"$DAMO" report heatmap -i "$T/simple.data" --tres 4 \
 		--ares 4 --amin 4096 --amax 20480 > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	          4000 |    |
@@ -202,9 +202,15 @@ test_heatmap_term() {
 	address (hex) up, time right; pid 42; max 10 accesses per aggregation " .:-=+*#%@" (0..max)
 	EOF
 	# colours: 256-colour backgrounds, reset at each row's end
-	COLUMNS=40 "$DAMO" report heatmap -i "$T/simple.data" > "$T/out"
+	COLUMNS=40 "$DAMO" report heatmap -i "$T/simple.data" --color > "$T/out"
 	[ "$(grep -c $'\033\\[0m|$' "$T/out")" -eq 20 ]
 	grep -q $'\033\\[48;5;231m' "$T/out"
+	# not on a terminal, or with NO_COLOR: characters
+	COLUMNS=40 "$DAMO" report heatmap -i "$T/simple.data" > "$T/out"
+	! grep -q $'\033' "$T/out" || false
+	NO_COLOR=1 script -qc "COLUMNS=40 $DAMO report heatmap -i $T/simple.data" /dev/null > "$T/out" ||
+		skip "no script(1)"
+	! grep -q $'\033\\[48' "$T/out" || false
 }
 
 test_heatmap_png() {
