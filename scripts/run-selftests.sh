@@ -23,7 +23,15 @@
 # only scans the given kernel logs for splats, prints what it finds and
 # exits 1 if there is any (to check the scan itself, or an old run's logs).
 #
-# Environment: ST_TIMEOUT (seconds for the whole run, default 2400),
+# With several suites and ST_JOBS > 1 (default: the number of host CPUs),
+# the suites are shared out to ST_JOBS UML machines running side by side,
+# each booted once per suite and taking the next suite from a queue,
+# largest first.  (UML runs one CPU; the suites are bound by forks and
+# page faults, so two machines on two cores take about half the time.)
+# Each suite then leaves its files in OUTDIR/SUITE/, and OUTDIR/results.tap
+# is all of their TAP, renumbered, in suite order.
+#
+# Environment: ST_TIMEOUT (seconds for one UML run, default 2400),
 # ST_TEST_TIMEOUT (seconds per test, default 300), ST_FILTER (bats --filter
 # regex without white space), ST_MEM (UML memory, default 1G), ST_VERBOSE=1
 # (show the console while it runs), ST_FUZZ_SEED and ST_FUZZ_SECS (passed
@@ -101,7 +109,7 @@ timeout=${ST_TIMEOUT:-2400}
 uml=$(cd "$(dirname "$uml")" && pwd)/$(basename "$uml")
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
-counts=$(dirname "$out")/selftests.counts
+counts=${ST_COUNTS:-$(dirname "$out")/selftests.counts}
 rm -f "$counts" "$out"/results.tap "$out"/dmesg.log "$out"/console.log \
 	"$out"/init.rc "$out"/kmemleak.log
 
@@ -125,7 +133,102 @@ case "${suites[*]}" in
 esac
 
 # The workloads are host binaries; build them here, not inside UML.
-make -s -C "$top/selftests" || die "building the selftest workloads failed"
+if [ -z "${ST_NO_BUILD:-}" ]; then
+	make -s -C "$top/selftests" || die "building the selftest workloads failed"
+fi
+
+# run_sharded: run each suite in a UML machine of its own, ST_JOBS at a
+# time, by running this script once per suite; then merge the results.
+run_sharded() {
+	local jobs=$1 queue lock w s name n i tap plan
+	local total_p=0 total_f=0 total_s=0 p f k rc=0 start=$SECONDS
+
+	rm -rf "$out"/*/
+	queue=$out/.queue lock=$out/.queue.lock
+	# Largest first: suites with many or slow tests are the long ones, and
+	# a long one started last would leave the other machines idle.
+	for s in "${suites[@]}"; do
+		echo "$(wc -c < "$s") $s"
+	done | sort -rn | cut -d' ' -f2- > "$queue"
+	echo "  UML     $uml (${#suites[@]} suites on $jobs machines)"
+	for ((w = 0; w < jobs; w++)); do
+		(
+			while :; do
+				s=$(flock -x "$lock" sh -c \
+					'read -r s < "$1" && sed -i 1d "$1" && echo "$s"' _ "$queue") || break
+				[ -n "$s" ] || break
+				name=$(basename "$s" .bats)
+				ST_NO_BUILD=1 ST_JOBS=1 ST_COUNTS="$out/$name.counts" \
+					"$0" "$uml" "$out/$name" "$s" > "$out/$name.log" 2>&1
+				echo "  $(tail -n 1 "$out/$name.log" | sed "s/^selftests:/$name:/")"
+			done
+		) &
+	done
+	wait
+	rm -f "$queue" "$lock"
+
+	# One TAP, in suite order, numbered through.
+	tap=$out/results.tap
+	n=0
+	for s in "${suites[@]}"; do
+		name=$(basename "$s" .bats)
+		plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$out/$name/results.tap" 2>/dev/null)
+		plan=${plan#1..}
+		n=$((n + ${plan:-0}))
+	done
+	{
+		echo "1..$n"
+		i=0
+		for s in "${suites[@]}"; do
+			name=$(basename "$s" .bats)
+			[ -f "$out/$name/results.tap" ] || continue
+			awk -v base="$i" '
+			/^1\.\.[0-9]+$/ { next }
+			/^(not )?ok [0-9]+/ {
+				neg = $1 == "not"; k = neg ? 3 : 2
+				$k = $k + base; print; next
+			}
+			{ print }' "$out/$name/results.tap"
+			plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$out/$name/results.tap")
+			plan=${plan#1..}
+			i=$((i + ${plan:-0}))
+		done
+	} > "$tap"
+	echo
+	cat "$tap"
+	echo
+
+	# Counts come from each run, which also counts splats, leaks and
+	# machines that did not finish; show the whole log of any such run.
+	for s in "${suites[@]}"; do
+		name=$(basename "$s" .bats)
+		if ! read -r p f k < "$out/$name.counts" 2>/dev/null; then
+			p=0 f=1 k=0
+		fi
+		total_p=$((total_p + p)) total_f=$((total_f + f))
+		total_s=$((total_s + k))
+		if [ "$f" != 0 ]; then
+			rc=1
+			echo "---- $name: $f failure(s); its run's log ($out/$name.log) ----"
+			grep -vE '^(not )?ok [0-9]+ |^1\.\.[0-9]+$' "$out/$name.log" | tail -n 300
+			echo "----"
+		fi
+	done
+	echo "$total_p $total_f $total_s" > "$counts"
+	echo "selftests: $total_p passed, $total_f failed, $total_s skipped" \
+		"(${#suites[@]} suites on $jobs UML machines in $((SECONDS - start))s; logs in $out)"
+	return $rc
+}
+
+jobs=${ST_JOBS:-$(nproc)}
+case $jobs in
+''|*[!0-9]*|0) die "ST_JOBS must be a positive number" ;;
+esac
+[ "$jobs" -le ${#suites[@]} ] || jobs=${#suites[@]}
+if [ "$jobs" -gt 1 ]; then
+	run_sharded "$jobs"
+	exit
+fi
 
 # UML's own state (pid file, mconsole socket) goes to a private directory.
 umldir=$(mktemp -d /tmp/uml-selftests.XXXXXX) || die "mktemp failed"

@@ -305,6 +305,7 @@ number_syntax() {
 @test "pid: resolved in the writer's pid namespace" {
 	local out=$BATS_TEST_TMPDIR/ns.out
 	cfs_attrs web 1000 20000 1000000 3 10
+	cfs_expect_rmdir OK "$R"	# vaddr: the default three regions
 	if ! unshare --pid --fork --kill-child true 2>/dev/null; then
 		skip "no pid namespaces in this kernel (CONFIG_PID_NS)"
 	fi

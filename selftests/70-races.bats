@@ -267,7 +267,8 @@ kmemleak_check() {
 	a=$ST_PID old=$a
 	cfs_start_sleeper
 	c_pid=$SLEEPER_PID
-	cfs_mkctx reuse 1000 10000 20000 10 100
+	# 5 ms sampling: faster sampling starves the workload in UML.
+	cfs_mkctx reuse 5000 50000 100000 10 100
 	cfs_mktarget reuse t0 "$a"
 	cfs_mktarget reuse t1 "$c_pid"
 	cfs_on reuse

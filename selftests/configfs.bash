@@ -10,14 +10,18 @@
 #
 # Every helper is prefixed cfs_.  Exact errnos come from bin/sysio (built
 # from workloads/sysio.c), which makes each write, mkdir and rmdir one
-# system call and prints "OK" or the errno's name.
+# system call and prints "OK" or the errno's name.  One `sysio serve`
+# per test answers the calls of the test's own shell through a coprocess:
+# a fork and exec per call would cost ~30 ms each in UML.  Subshells and
+# background jobs cannot share that pipe safely; they run sysio each time.
 #
 # shellcheck disable=SC2034 # the variables set here are for the suites
 
 CFS=/sys/kernel/config/damon
 CFS_CTXS=$CFS/contexts
 SYSIO=$ST_BIN/sysio
-PAGE_SIZE=$(getconf PAGESIZE)
+PAGE_SIZE=4096
+[ "$(uname -m)" = x86_64 ] || PAGE_SIZE=$(getconf PAGESIZE)
 U64_MAX=18446744073709551615
 U64_OVER=18446744073709551616
 
@@ -45,7 +49,8 @@ CFS_FILTER_RW=(type matching addr_start addr_end target)
 cfs_setup() {
 	st_require_root
 	st_require_fs configfs
-	if [ "$(st_mount_type /sys/kernel/config)" != configfs ]; then
+	st_mount_type /sys/kernel/config > /dev/null
+	if [ "$ST_MOUNT_TYPE" != configfs ]; then
 		echo "configfs is not mounted at /sys/kernel/config"
 		return 1
 	fi
@@ -57,6 +62,7 @@ cfs_setup() {
 		echo "$SYSIO is not built (make -C selftests)"
 		return 1
 	fi
+	cfs__serve_start
 	cfs_remove_all
 }
 
@@ -81,38 +87,69 @@ cfs_stop_all() {
 # cfs_remove_all: turn every context off and remove everything below
 # contexts/.  Fails if something stays.
 cfs_remove_all() {
-	local d left
+	local d left=()
 	cfs_stop_all
 	for d in "$CFS_CTXS"/*/targets/*/regions/*/ \
-		"$CFS_CTXS"/*/schemes/*/filters/*/ "$CFS_CTXS"/*/schemes/*/; do
-		[ -d "$d" ] && rmdir "$d"
+		"$CFS_CTXS"/*/schemes/*/filters/*/ "$CFS_CTXS"/*/schemes/*/ \
+		"$CFS_CTXS"/*/targets/*/ "$CFS_CTXS"/*/; do
+		[ -d "$d" ] && cfs__call rmdir "$d"
 	done
-	for d in "$CFS_CTXS"/*/targets/*/; do
-		[ -d "$d" ] && rmdir "$d"
+	for d in "$CFS_CTXS"/* "$CFS_CTXS"/.[!.]*; do
+		[ -e "$d" ] && left+=("${d##*/}")
 	done
-	for d in "$CFS_CTXS"/*/; do
-		[ -d "$d" ] && rmdir "$d"
-	done
-	left=$(ls -A "$CFS_CTXS" 2>&1)
-	if [ -n "$left" ]; then
-		echo "cannot clean $CFS_CTXS: $left"
+	if [ ${#left[@]} -gt 0 ]; then
+		echo "cannot clean $CFS_CTXS: ${left[*]}"
 		return 1
 	fi
 }
 
 # ------------------------------------------------------------ system calls
 
+cfs__serve_start() {
+	CFS_SRV_OWNER=
+	coproc CFS_SRV { exec "$SYSIO" serve 3>&-; }
+	CFS_SRV_OWNER=$BASHPID
+}
+
+# cfs__call OP PATH [VALUE]: one system call by sysio (see sysio.c); the
+# answer ("OK" or an errno name) in CFS_GOT, for a read the data in
+# CFS_DATA.
+cfs__call() {
+	local LC_ALL=C n
+	CFS_DATA=
+	if [ "${CFS_SRV_OWNER:-}" = "$BASHPID" ] && [ -n "${CFS_SRV[1]:-}" ]; then
+		printf '%s %d %d\n%s%s' "$1" "${#2}" "${#3}" "$2" "${3-}" \
+			>&"${CFS_SRV[1]}" &&
+		read -r CFS_GOT n <&"${CFS_SRV[0]}" || {
+			CFS_GOT="sysio serve died"
+			return 1
+		}
+		if [ "$1 $CFS_GOT" = "read OK" ] && [ "$n" -gt 0 ]; then
+			IFS= read -r -N "$n" CFS_DATA <&"${CFS_SRV[0]}"
+		fi
+	elif [ "$1" = read ]; then
+		n=$BATS_TEST_TMPDIR/.cfs_read.$BASHPID
+		CFS_GOT=$("$SYSIO" read "$2" 2>&1 > "$n") && CFS_GOT=OK
+		IFS= read -r -d '' CFS_DATA < "$n"
+		rm -f "$n"
+	else
+		CFS_GOT=$("$SYSIO" "$1" "$2" ${3+"$3"})
+	fi
+}
+
 # cfs_w FILE VALUE: one write(2) of VALUE (no newline added); prints OK or
 # the errno name.
 cfs_w() {
-	"$SYSIO" write "$1" "$2"
+	cfs__call write "$1" "$2"
+	echo "$CFS_GOT"
 }
 
 # cfs_expect WANT FILE VALUE: writing VALUE to FILE gives WANT (OK or an
 # errno name).
 cfs_expect() {
 	local want=$1 file=$2 val=$3 got
-	got=$("$SYSIO" write "$file" "$val")
+	cfs__call write "$file" "$val"
+	got=$CFS_GOT
 	if [ "$got" != "$want" ]; then
 		echo "write $(printf %q "$val") to $file: expected $want, got $got"
 		return 1
@@ -122,7 +159,8 @@ cfs_expect() {
 # cfs_expect_one_of "WANT1 WANT2..." FILE VALUE
 cfs_expect_one_of() {
 	local wants=" $1 " file=$2 val=$3 got
-	got=$("$SYSIO" write "$file" "$val")
+	cfs__call write "$file" "$val"
+	got=$CFS_GOT
 	if [[ "$wants" != *" $got "* ]]; then
 		echo "write $(printf %q "$val") to $file: expected one of$wants, got $got"
 		return 1
@@ -137,7 +175,8 @@ cfs_set() {
 # cfs_expect_mkdir WANT PATH, cfs_expect_rmdir WANT PATH
 cfs_expect_mkdir() {
 	local got
-	got=$("$SYSIO" mkdir "$2")
+	cfs__call mkdir "$2"
+	got=$CFS_GOT
 	if [ "$got" != "$1" ]; then
 		echo "mkdir $2: expected $1, got $got"
 		return 1
@@ -146,7 +185,8 @@ cfs_expect_mkdir() {
 
 cfs_expect_rmdir() {
 	local got
-	got=$("$SYSIO" rmdir "$2")
+	cfs__call rmdir "$2"
+	got=$CFS_GOT
 	if [ "$got" != "$1" ]; then
 		echo "rmdir $2: expected $1, got $got"
 		return 1
@@ -156,7 +196,8 @@ cfs_expect_rmdir() {
 # cfs_expect_read WANT FILE: reading FILE to its end gives WANT.
 cfs_expect_read() {
 	local got
-	got=$("$SYSIO" readerr "$2")
+	cfs__call readerr "$2"
+	got=$CFS_GOT
 	if [ "$got" != "$1" ]; then
 		echo "read $2: expected $1, got $got"
 		return 1
@@ -166,8 +207,9 @@ cfs_expect_read() {
 # cfs_expect_value FILE WANT: FILE reads exactly WANT and one newline.
 cfs_expect_value() {
 	local got
-	got=$("$SYSIO" read "$1" && echo x) || { echo "cannot read $1"; return 1; }
-	got=${got%x}
+	cfs__call read "$1"
+	[ "$CFS_GOT" = OK ] || { echo "cannot read $1: $CFS_GOT"; return 1; }
+	got=$CFS_DATA
 	if [ "$got" != "$2"$'\n' ]; then
 		echo "$1 reads $(printf %q "$got"), expected $(printf %q "$2"$'\n')"
 		return 1
@@ -226,16 +268,23 @@ cfs_mkscheme() {
 	done
 }
 
+# cfs_read FILE: print the first line of FILE (without a fork).
+cfs_read() {
+	local v
+	IFS= read -r v < "$1" || return 1
+	echo "$v"
+}
+
 cfs_state() {
-	cat "$CFS_CTXS/$1/state"
+	cfs_read "$CFS_CTXS/$1/state"
 }
 
 cfs_nr_aggr() {
-	cat "$CFS_CTXS/$1/nr_aggregations"
+	cfs_read "$CFS_CTXS/$1/nr_aggregations"
 }
 
 cfs_kdamond_pid() {
-	cat "$CFS_CTXS/$1/kdamond_pid"
+	cfs_read "$CFS_CTXS/$1/kdamond_pid"
 }
 
 # cfs_on CTX, cfs_off CTX, cfs_commit CTX: must succeed.
@@ -253,7 +302,7 @@ cfs_commit() {
 
 cfs__aggr_at_least() {
 	local n
-	n=$(cat "$CFS_CTXS/$1/nr_aggregations") || return 1
+	read -r n < "$CFS_CTXS/$1/nr_aggregations" || return 1
 	[ "$n" -ge "$2" ]
 }
 
@@ -269,12 +318,13 @@ cfs_wait_aggr() {
 # cfs_wait_more_aggr CTX K [SECONDS]: wait for K more aggregations.
 cfs_wait_more_aggr() {
 	local n
-	n=$(cfs_nr_aggr "$1") || return 1
+	read -r n < "$CFS_CTXS/$1/nr_aggregations" || return 1
 	cfs_wait_aggr "$1" $((n + $2)) "${3:-60}"
 }
 
 cfs__is_off() {
-	[ "$(cat "$CFS_CTXS/$1/state")" = off ]
+	local v
+	read -r v < "$CFS_CTXS/$1/state" && [ "$v" = off ]
 }
 
 # cfs_wait_off CTX [SECONDS]: wait until the context reads off.
@@ -290,10 +340,14 @@ cfs_wait_off() {
 # cfs_snapshot_to CTX TARGET FILE: read the snapshot into FILE, again on
 # EAGAIN (up to 20 times).
 cfs_snapshot_to() {
-	local snap=$CFS_CTXS/$1/targets/$2/snapshot i err
-	for i in $(seq 20); do
-		err=$("$SYSIO" read "$snap" 2>&1 >"$3") && return 0
-		[ "$err" = EAGAIN ] || { echo "read $snap: $err"; return 1; }
+	local snap=$CFS_CTXS/$1/targets/$2/snapshot i
+	for ((i = 0; i < 20; i++)); do
+		cfs__call read "$snap"
+		if [ "$CFS_GOT" = OK ]; then
+			printf '%s' "$CFS_DATA" > "$3"
+			return 0
+		fi
+		[ "$CFS_GOT" = EAGAIN ] || { echo "read $snap: $CFS_GOT"; return 1; }
 	done
 	echo "read $snap: EAGAIN 20 times in a row"
 	return 1
@@ -365,7 +419,7 @@ cfs_dead_pid() {
 # cfs_free_pid: print a pid number that no process has.
 cfs_free_pid() {
 	local max p
-	max=$(cat /proc/sys/kernel/pid_max)
+	read -r max < /proc/sys/kernel/pid_max
 	for ((p = max - 1; p > max - 1000; p--)); do
 		[ -e "/proc/$p" ] || { echo "$p"; return 0; }
 	done
