@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Fuzzing the configfs input (configfs-layout.md): random and adversarial
-# writes to every attribute of a context, its targets and regions, with
-# on/off/commit interleaved and live workloads as targets.  bin/cfsfuzz
+# writes to every attribute of a context, its targets and regions, its
+# schemes and their default groups and filters, with on/off/commit
+# interleaved and live workloads as targets.  bin/cfsfuzz
 # (workloads/cfsfuzz.c) does the writing and checks each result and each
 # read-back against the contract; afterwards every file must still read a
 # valid value and the context must still turn on and off cleanly.  The
@@ -30,56 +31,142 @@ teardown() {
 	cfs_teardown
 }
 
-# valid FILE REGEX: FILE reads one line matching REGEX (anchored) and a
-# newline, nothing else.
-valid() {
-	local got
-	got=$("$SYSIO" read "$1" && echo x) || { echo "cannot read $1"; return 1; }
-	got=${got%x}
-	if [[ "$got" != *$'\n' ]] || [[ "${got%$'\n'}" == *$'\n'* ]] ||
-		! [[ "${got%$'\n'}" =~ ^($2)$ ]]; then
-		echo "$1 reads $(printf %q "$got"), not /^($2)\$/"
-		return 1
-	fi
-}
-
 # Numbers as configfs-layout.md shows them: decimal, no leading zeros.
 U64='0|[1-9][0-9]{0,19}'
 POS='[1-9][0-9]{0,19}'
 PID='-1|[1-9][0-9]{0,9}'
 
-# below_2_64 FILE: the decimal number in FILE fits in 64 bits.
-below_2_64() {
-	local v
-	v=$(cat "$1")
-	# 20 digits at most (see valid): compare them as strings.
-	# shellcheck disable=SC2071
-	[ ${#v} -lt 20 ] || [[ "$v" < "18446744073709551616" ]] ||
-		{ echo "$1 reads $v > 2^64-1"; return 1; }
+# dump_tree DIR: read every file under DIR but snapshots with one fork
+# (cfsfuzz dump; a fork costs ~20 ms in UML, and a scheme has 30 files):
+# DUMP[PATH] is the text, bytes other than printable ASCII written as
+# \xNN, DUMP_LEN[PATH] the number of bytes.
+dump_tree() {
+	local f=$BATS_TEST_TMPDIR/dump path len text
+	if ! "$FUZZ" dump "$1" > "$f"; then
+		echo "cannot read every file under $1:"
+		awk -F'\t' '$2 == -1' "$f"
+		return 1
+	fi
+	declare -gA DUMP=() DUMP_LEN=()
+	while IFS=$'\t' read -r path len text; do
+		DUMP[$1/$path]=$text
+		DUMP_LEN[$1/$path]=$len
+	done < "$f"
 }
 
-# ops_regex: the operations words that features lists.
-ops_regex() {
-	tr ' ' '\n' < "$CFS/features" | sed -n 's/^ops://p' | paste -sd'|'
+# valid FILE REGEX: FILE, as dump_tree read it, is one line matching REGEX
+# (anchored) and a newline, nothing else.  The line is left in VALID_VAL.
+valid() {
+	local got=${DUMP[$1]-}
+	[ -n "${DUMP_LEN[$1]+set}" ] || { echo "$1 is missing"; return 1; }
+	if [[ "$got" != *'\x0a' ]] || ! [[ "${got%'\x0a'}" =~ ^($2)$ ]]; then
+		echo "$1 reads \"$got\" (\\xNN: a byte), not /^($2)\$/ and a newline"
+		return 1
+	fi
+	VALID_VAL=${got%'\x0a'}
+}
+
+# le_dec A B: decimal A <= decimal B (no leading zeros, any length).
+le_dec() {
+	[ ${#1} -lt ${#2} ] || { [ ${#1} -eq ${#2} ] && [[ ! "$1" > "$2" ]]; }
+}
+
+# valid_num FILE MAX [REGEX]: FILE reads a decimal number (matching REGEX,
+# default any) from 0 to MAX.
+valid_num() {
+	valid "$1" "${3:-$U64}" || return 1
+	le_dec "$VALID_VAL" "$2" || { echo "$1 reads $VALID_VAL > $2"; return 1; }
+}
+
+# valid_name FILE: FILE reads a name of at most 255 bytes (any but NUL)
+# and a newline.
+valid_name() {
+	local got=${DUMP[$1]-} len=${DUMP_LEN[$1]:-0}
+	if [ "$len" -lt 1 ] || [ "$len" -gt 256 ] || [[ "$got" != *'\x0a' ]] ||
+		[[ "$got" == *'\x00'* ]]; then
+		echo "$1 reads \"$got\" ($len bytes; \\xNN: a byte): not a name and a newline"
+		return 1
+	fi
+}
+
+# features_regex PREFIX: the words that features lists after PREFIX
+# ("ops:"), as a regex.
+features_regex() {
+	local w out=() IFS=' '
+	for w in ${DUMP[$CFS/features]%'\x0a'}; do
+		[[ "$w" != "$1"* ]] || out+=("${w#"$1"}")
+	done
+	IFS='|'
+	echo "${out[*]}"
+}
+
+# valid_scheme DIR STATE: every file of the scheme, its default groups and
+# its filters reads a value configfs-layout.md allows; with the context in
+# STATE off (nothing changes them between the reads), the statistics add up.
+valid_scheme() {
+	local s=$1 f st=()
+	valid "$s/action" "$ACTION_RE" &&
+	valid_num "$s/apply_interval_us" "$U64_MAX" || return 1
+	for f in min_size_bytes max_size_bytes; do
+		valid_num "$s/access_pattern/$f" "$U64_MAX" || return 1
+	done
+	for f in min_nr_accesses max_nr_accesses min_age max_age; do
+		valid_num "$s/access_pattern/$f" 4294967295 || return 1
+	done
+	for f in ms bytes effective_bytes; do
+		valid_num "$s/quotas/$f" "$U64_MAX" || return 1
+	done
+	valid_num "$s/quotas/reset_interval_ms" "$U64_MAX" "$POS" || return 1
+	for f in weight_size weight_nr_accesses weight_age; do
+		valid_num "$s/quotas/$f" 10000 || return 1
+	done
+	valid "$s/watermarks/metric" 'none|free_mem_rate' &&
+	valid_num "$s/watermarks/interval_us" "$U64_MAX" "$POS" || return 1
+	for f in high mid low; do
+		valid_num "$s/watermarks/$f" 1000 || return 1
+	done
+	for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
+		valid_num "$s/stats/$f" "$U64_MAX" || return 1
+		st+=("$VALID_VAL")
+	done
+	if [ "$2" = off ] &&
+		! { le_dec "${st[2]}" "${st[0]}" && le_dec "${st[3]}" "${st[1]}"; }; then
+		echo "$s/stats: applied ${st[2]} regions, ${st[3]} bytes > tried ${st[0]}, ${st[1]}"
+		return 1
+	fi
+	for f in "$s"/filters/*/; do
+		[ -d "$f" ] || continue
+		f=${f%/}
+		valid "$f/type" 'anon|addr|target' &&
+		valid "$f/matching" 'Y|N' &&
+		valid_num "$f/addr_start" "$U64_MAX" &&
+		valid_num "$f/addr_end" "$U64_MAX" &&
+		valid_name "$f/target" || return 1
+	done
 }
 
 # valid_tree CTX: every file under the context reads a valid value.
 valid_tree() {
-	local c=$CFS_CTXS/$1 f t r snap problems
-	valid "$c/operations" "$(ops_regex)" || return 1
+	local c=$CFS_CTXS/$1 f t r s snap problems state
+	dump_tree "$CFS" || return 1
+	valid "$CFS/features" '[a-z_:]+( [a-z_:]+)*' || return 1
+	ACTION_RE=$(features_regex action:)
+	valid "$c/operations" "$(features_regex ops:)" || return 1
 	for f in sample_us aggr_us update_us; do
-		valid "$c/$f" "$POS" && below_2_64 "$c/$f" || return 1
+		valid_num "$c/$f" "$U64_MAX" "$POS" || return 1
 	done
 	for f in min_nr_regions max_nr_regions; do
 		valid "$c/$f" '[1-9][0-9]{0,5}' || return 1
-		(( $(cat "$c/$f") >= 3 && $(cat "$c/$f") <= 100000 )) ||
-			{ echo "$c/$f out of range: $(cat "$c/$f")"; return 1; }
+		(( VALID_VAL >= 3 && VALID_VAL <= 100000 )) ||
+			{ echo "$c/$f out of range: $VALID_VAL"; return 1; }
 	done
 	valid "$c/state" 'on|off' || return 1
+	state=$VALID_VAL
 	valid "$c/kdamond_pid" "$PID" || return 1
 	valid "$c/nr_aggregations" "$U64" || return 1
 	for t in "$c"/targets/*/; do
 		[ -d "$t" ] || continue
+		t=${t%/}
 		valid "$t/pid" "$PID" || return 1
 		snap=$BATS_TEST_TMPDIR/snap
 		cfs_snapshot_to "$1" "$(basename "$t")" "$snap" || return 1
@@ -87,16 +174,30 @@ valid_tree() {
 		[ -z "$problems" ] || { echo "$t/snapshot: $problems"; return 1; }
 		for r in "$t"/regions/*/; do
 			[ -d "$r" ] || continue
-			valid "$r/start" "$U64" && below_2_64 "$r/start" &&
-			valid "$r/end" "$U64" && below_2_64 "$r/end" || return 1
+			r=${r%/}
+			valid_num "$r/start" "$U64_MAX" &&
+			valid_num "$r/end" "$U64_MAX" || return 1
 		done
 	done
-	valid "$CFS/features" '[a-z_:]+( [a-z_:]+)*'
+	for s in "$c"/schemes/*/; do
+		[ -d "$s" ] || continue
+		valid_scheme "${s%/}" "$state" || return 1
+	done
 }
 
-@test "fuzzed writes to every file of a context, its targets and regions" {
+# stats_of CTX SCHEME: "NR_TRIED SZ_TRIED NR_APPLIED SZ_APPLIED QT_EXCEEDS"
+stats_of() {
+	local d=$CFS_CTXS/$1/schemes/$2/stats f v out=()
+	for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
+		v=$(cfs_read "$d/$f") || return 1
+		out+=("$v")
+	done
+	echo "${out[*]}"
+}
+
+@test "fuzzed writes to every file of a context, its targets, regions, schemes and filters" {
 	local out=$BATS_TEST_TMPDIR/fuzz.out hot hot_out sleeper c=$CFS_CTXS/fuzz
-	local features start end
+	local features start end s f nt st na sa qt nt0
 	features=$(cat "$CFS/features")
 	echo "# fuzz seed $SEED, ${SECS}s (ST_FUZZ_SEED, ST_FUZZ_SECS)" >&3
 
@@ -114,7 +215,9 @@ valid_tree() {
 	grep -q '^failures 0$' "$out"
 	# The fuzzing really ran the kdamond, and accepted and refused writes.
 	grep -qE 'on-ok [1-9]' "$out"
-	grep -qE 'accepted [1-9]' "$out"
+	grep -qE ' accepted [1-9]' "$out"
+	grep -qE 'scheme-accepted [1-9]' "$out"
+	grep -qE 'stat-checks [1-9]' "$out"
 	grep -qE 'EINVAL=[1-9]' "$out"
 	grep -qE 'ERANGE=[1-9]' "$out"
 
@@ -141,18 +244,55 @@ valid_tree() {
 	read -r _ start end <<< "$(head -n 1 "$ST_OUT")"
 	cfs_set "$c/targets/t1/regions/r0/start" "$start"
 	cfs_set "$c/targets/t1/regions/r0/end" "$end"
+	# Every scheme counts every region (stat, any pattern, no quota, no
+	# watermark); filters of any type are made anon filters, which stat
+	# ignores.
+	for s in "$c"/schemes/*/; do
+		cfs_set "$s/action" stat
+		cfs_set "$s/apply_interval_us" 0
+		cfs_set "$s/access_pattern/min_size_bytes" 0
+		cfs_set "$s/access_pattern/max_size_bytes" "$U64_MAX"
+		cfs_set "$s/access_pattern/min_nr_accesses" 0
+		cfs_set "$s/access_pattern/max_nr_accesses" 4294967295
+		cfs_set "$s/access_pattern/min_age" 0
+		cfs_set "$s/access_pattern/max_age" 4294967295
+		cfs_set "$s/quotas/ms" 0
+		cfs_set "$s/quotas/bytes" 0
+		cfs_set "$s/watermarks/metric" none
+		for f in "$s"/filters/*/; do
+			[ ! -d "$f" ] || cfs_set "$f/type" anon
+		done
+	done
 	cfs_on fuzz
 	[ "$(cfs_state fuzz)" = on ]
 	(( $(cfs_kdamond_pid fuzz) > 0 ))
 	cfs_wait_more_aggr fuzz 2
 	valid_tree fuzz
 	[ -s "$BATS_TEST_TMPDIR/snap" ]
+	# (the statistics of one aggregation are published at the next)
+	cfs_wait_more_aggr fuzz 2
+	read -r nt0 st na sa qt <<< "$(stats_of fuzz s0)"
+	(( nt0 > 0 && st >= nt0 * PAGE_SIZE && qt == 0 ))
 	cfs_set "$c/aggr_us" 100000
 	cfs_commit fuzz
 	cfs_wait_more_aggr fuzz 1
 	cfs_off fuzz
 	[ "$(cfs_state fuzz)" = off ]
 	[ "$(cfs_kdamond_pid fuzz)" = -1 ]
+	# stat applies to all it tries; the counts survived the commit and
+	# stay once off
+	for s in "$c"/schemes/*/; do
+		s=$(basename "$s")
+		read -r nt st na sa qt <<< "$(stats_of fuzz "$s")"
+		if (( nt == 0 || na != nt || sa != st || qt != 0 )); then
+			echo "$s: stats $(stats_of fuzz "$s") after a stat run"
+			return 1
+		fi
+		[ "$(stats_of fuzz "$s")" = "$nt $st $na $sa $qt" ]
+	done
+	read -r nt _ <<< "$(stats_of fuzz s0)"
+	(( nt >= nt0 ))
+	valid_tree fuzz
 	if grep -qx 'kdamond.fuzz' /proc/[0-9]*/comm 2>/dev/null; then
 		echo "a kdamond.fuzz thread is still there after off"
 		return 1

@@ -3,10 +3,10 @@
 #
 # Races and exits (configfs-layout.md, "state", "Lifetime rules while on",
 # "pid"): state writes from several shells at once, rmdir racing off and
-# mkdir/rmdir racing on and commit, targets exiting during on and commit,
-# pid numbers recycled to new processes, and thousands of mkdir/rmdir
-# cycles, with a kmemleak scan where the kernel has kmemleak (the debug
-# flavour).  Loops are bounded; nothing asserts on timing.  The runner
+# mkdir/rmdir racing on and commit, targets exiting during on, commit and
+# a scheme's action, pid numbers recycled to new processes, and thousands
+# of mkdir/rmdir cycles, with a kmemleak scan where the kernel has
+# kmemleak (the debug flavour).  Loops are bounded; nothing asserts on timing.  The runner
 # fails the run on any splat (lockdep, KASAN, ...) these cause.
 
 load lib
@@ -23,15 +23,26 @@ setup() {
 }
 
 teardown() {
-	local rc=0
+	local rc=0 d p
 	# Background loops and processes of a failed test must not outlive it.
-	jobs -p | xargs -r kill -KILL 2>/dev/null
+	# bats' watchdog is a job of this shell too, and must: killed, it
+	# would leave its sleep holding bats' output open for the whole
+	# ST_TEST_TIMEOUT after the last test.
+	for p in $(jobs -p); do
+		[ "$p" = "${BATS_killer_pid:-}" ] && continue
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
 	[ ${#EXTRA_PIDS[@]} -eq 0 ] || kill -KILL "${EXTRA_PIDS[@]}" 2>/dev/null
-	wait 2>/dev/null
 	if [ -n "${SAVED_PID_MAX:-}" ]; then
 		echo "$SAVED_PID_MAX" > "$PID_MAX" || rc=1
 	fi
+	cfs_stop_all
+	for d in "$CFS_CTXS"/*/schemes/*/; do
+		[ ! -d "$d" ] || rmdir "$d" || rc=1
+	done
 	cfs_teardown || rc=1
+	swap_off_zram || rc=1
 	return $rc
 }
 
@@ -106,6 +117,46 @@ kmemleak_check() {
 	END { flush() }' "$report")
 	echo "# kmemleak: $(grep -c '^unreferenced object' "$report") object(s) reported in all" >&3
 	[ -z "$ours" ] || { echo "kmemleak: leaks from DAMON:"; echo "$ours" | head -n 100; return 1; }
+}
+
+# ------------------------------------------------------------ swap
+
+# swap_on_zram: make sure there is swap, for pageout to page anonymous
+# memory out: if there is none, 128 MiB on /dev/zram0, which teardown
+# takes away again (SWAP_OURS).  Fails with the reason in SWAP_WHY.
+swap_on_zram() {
+	local z=/sys/block/zram0 maj min err
+	SWAP_WHY=
+	[ "$(grep -c '^/' /proc/swaps)" -eq 0 ] || return 0
+	if [ ! -d "$z" ] && [ -r /sys/class/zram-control/hot_add ]; then
+		read -r _ < /sys/class/zram-control/hot_add
+	fi
+	if [ ! -d "$z" ]; then
+		SWAP_WHY="no $z: the kernel has no zram (CONFIG_ZRAM)"
+		return 1
+	fi
+	if ! command -v mkswap > /dev/null || ! command -v swapon > /dev/null; then
+		SWAP_WHY="mkswap or swapon is not installed"
+		return 1
+	fi
+	if [ ! -b /dev/zram0 ]; then
+		IFS=: read -r maj min < "$z/dev"
+		mknod /dev/zram0 b "$maj" "$min" || { SWAP_WHY="mknod failed"; return 1; }
+	fi
+	echo 1 > "$z/reset" 2> /dev/null
+	if ! err=$( { echo 128M > "$z/disksize" && mkswap /dev/zram0 > /dev/null &&
+		swapon /dev/zram0; } 2>&1); then
+		SWAP_WHY="no swap on /dev/zram0: $err"
+		return 1
+	fi
+	SWAP_OURS=1
+	grep -q '^/dev/zram0 ' /proc/swaps
+}
+
+swap_off_zram() {
+	[ -n "${SWAP_OURS:-}" ] || return 0
+	SWAP_OURS=
+	swapoff /dev/zram0 && echo 1 > /sys/block/zram0/reset
 }
 
 # ------------------------------------------------------------ tests
@@ -258,6 +309,46 @@ kmemleak_check() {
 	echo "# $(grep '^COUNT commit' "$out" | paste -sd' ')" >&3
 	counts "$out" commit OK ESRCH EINVAL
 	stopped cy
+}
+
+@test "the target exits during an action" {
+	local c=$CFS_CTXS/act out=$BATS_TEST_TMPDIR/out s
+	swap_on_zram || skip "$SWAP_WHY"
+	cfs_start_sleeper 1
+	kmemleak_begin
+	# 5 ms samples: the first aggregation, 50 ms after on, finds the
+	# whole of the new target idle, and pageout pages it out.
+	cfs_mkctx act 5000 50000 1000000 10 100
+	cfs_mktarget act t0
+	cfs_mkscheme act s0
+	s=$c/schemes/s0
+	cfs_set "$s/action" pageout
+	# Eight rounds of 32 MiB, each process killed in the middle of its
+	# pageout; half of them the kdamond has another target to go on with.
+	"$FUZZ" race exit-action "$c" 8 32 "$SLEEPER_PID" > "$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	cat "$out"
+	sed -n 's/^round/# round/p' "$out" >&3
+	counts "$out" on OK
+	counts "$out" off OK
+	grep -qx 'COUNT stopped-by-itself OK 4' "$out"
+	grep -qx 'COUNT survived OK 4' "$out"
+	# The kills did land while pages were leaving (else this tested
+	# nothing): each round waits for that, up to 20 s.
+	grep -qE '^COUNT kill-mid-action OK [1-9]' "$out"
+	stopped act
+
+	# The context still works, and everything can be removed.
+	cfs_set "$c/targets/t0/pid" "$SLEEPER_PID"
+	cfs_on act
+	cfs_wait_more_aggr act 2
+	cfs_off act
+	stopped act
+	cfs_expect_rmdir OK "$s"
+	cfs_remove_all
+	[ -z "$(ls -A "$CFS_CTXS")" ]
+	kill -0 "$SLEEPER_PID"
+	kmemleak_check
 }
 
 @test "pid reuse (clone3 set_tid): the new process is never monitored" {

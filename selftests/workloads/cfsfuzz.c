@@ -28,11 +28,18 @@
  *   cfsfuzz race MODE DIR ROUNDS [PID]
  *	Races in a loop without a fork+exec per step (which costs a lot in
  *	UML): exit-on, exit-commit, exit-only (a target process killed
- *	during on / commit), gone (removal after the only target exited,
+ *	during on / commit), exit-action (a target process killed while a
+ *	pageout scheme pages its memory out; the arguments are then DIR
+ *	ROUNDS MIB PID), gone (removal after the only target exited,
  *	without reading state), rmdir-off (rmdir racing off), dirs (mkdir
  *	and rmdir of targets and regions racing on/commit/off), reads (the
  *	read-mostly files of a context).  See the race_* functions.  Prints
  *	"COUNT WHAT OUTCOME N" lines and "FAIL: ..." lines; exits 1 on FAIL.
+ *
+ *   cfsfuzz dump DIR
+ *	Prints every file under DIR but snapshots, one line each, with the
+ *	bytes that are not printable ASCII escaped (see dump_dir()), so that
+ *	a shell can check a whole tree with one fork.
  *
  *   cfsfuzz respawn PID TRIES PROG [ARG...]
  *	Fork up to TRIES children (each exits at once) until one gets the
@@ -55,6 +62,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -279,6 +287,30 @@ static bool parse_line_pid(const char *s, long *v)
 
 /* ------------------------------------------------------------ values */
 
+/*
+ * K_WORD: one of @words (accepted where @word_ok says so), reads the word;
+ * K_BOOL: a filter's matching, reads Y or N; K_NAME: a filter's target,
+ * any name of up to NAME_MAX bytes, reads it back; K_RO: a read-only
+ * number (stats, effective_bytes) that no write may change into garbage.
+ */
+enum kind { K_NUM, K_PID, K_OPS, K_STATE, K_WORD, K_BOOL, K_NAME, K_RO };
+
+struct attr {
+	char path[PATH_MAX];
+	const char *name;
+	enum kind kind;
+	unsigned long min, max;
+	const char *const *words;	/* K_WORD */
+	const bool *word_ok;
+	int nr_words;
+	/* the model: what the file must read (numbers; pids; word index) */
+	long long model;
+	char sval[NAME_MAX + 1];	/* K_NAME */
+	size_t slen;
+	bool present;
+};
+
+
 struct val {
 	char buf[BUF_MAX];
 	size_t len;
@@ -316,6 +348,9 @@ static const char *const boundary_numbers[] = {
 	"99999999999999999999", "100000000000000000000",
 	"340282366920938463463374607431768211456", "007", "00", "+0",
 	"+18446744073709551615", "0000000000000000000000000000001",
+	/* the ranges of scheme files: per mille, weights, 32-bit counts */
+	"999", "1000", "1001", "10000", "10001", "65535", "65536",
+	"4294967294",
 };
 
 static const char *const junk[] = {
@@ -330,6 +365,12 @@ static const char *const junk[] = {
 	"on\r\n", "onx", "o", "of", "offf", "comm", "commit\n\n", "vaddr ",
 	"VADDR", "vaddr\t", "vaddrx", "fvaddr\n\n", "v", "addr", "none",
 	"-", "on off", "on\noff", "commit on",
+	/* near the words of scheme files */
+	"Stat", "STAT", "page out", "pageout ", " pageout", "pageoutx",
+	"pageou", "madv_pageout", "cold\n\n", "hugepages", "free_mem_rate ",
+	"free-mem-rate", "Free_mem_rate", "NONE", "none\n\n", "Anon", "ADDR",
+	"targets", "yes", "no", "true", "false", "Yes", "of", "2", "YN", "Y ",
+	"y\n\n", "nn", "onn", "\xe2\x80\x8bstat", "stat\xc2\xa0",
 };
 
 static const char *const words[] = {
@@ -490,19 +531,93 @@ static const char *gen_value(struct val *v, unsigned long page)
 	}
 }
 
+static const char *const bool_words[] = {
+	"y", "Y", "n", "N", "1", "0", "on", "off",
+	/* what kstrtobool() alone would take too, and near misses */
+	"yes", "no", "Yes", "NO", "true", "false", "of", "o", "On", "OFF",
+	"oN", "2", "-1", "+1", "00", "01", "y ", " y", "Yn", "nY", "onx",
+};
+
+/* A random name for a filter's target: short, long, around NAME_MAX. */
+static void gen_name(struct val *v)
+{
+	static const size_t lens[] = { 0, 1, 2, 3, 8, 254, 255, 256, 257, 300 };
+	static const char *const known[] = { "t0", "t1", "tx", "t2", "T0" };
+	size_t i, n;
+
+	if (chance(40)) {
+		val_set(v, known[rnd_below(sizeof(known) / sizeof(*known))]);
+	} else {
+		n = lens[rnd_below(sizeof(lens) / sizeof(*lens))];
+		for (i = 0; i < n; i++) {
+			switch (rnd_below(8)) {
+			case 0:
+				v->buf[i] = (char)(0x80 + rnd_below(128));
+				break;
+			case 1:
+				v->buf[i] = "/\n%. \t"[rnd_below(6)];
+				break;
+			default:
+				v->buf[i] = (char)('a' + rnd_below(26));
+				break;
+			}
+		}
+		v->len = n;
+	}
+	if (chance(50))
+		val_append(v, "\n", 1);
+}
+
+/*
+ * A value for attribute @a: mostly any kind (gen_value()), but words,
+ * booleans and names also get near-valid values of their own.
+ */
+static const char *gen_value_for(struct val *v, const struct attr *a,
+				 unsigned long page)
+{
+	const char *w;
+	size_t n;
+
+	if (a->kind == K_WORD && chance(40)) {
+		w = a->words[rnd_below(a->nr_words)];
+		val_set(v, w);
+		n = v->len;
+		switch (rnd_below(8)) {
+		case 0:		/* one letter less */
+			v->len = n - 1;
+			break;
+		case 1:		/* one more */
+			val_append(v, "s", 1);
+			break;
+		case 2:		/* upper case */
+			v->buf[0] = (char)(v->buf[0] - 'a' + 'A');
+			break;
+		case 3:
+			val_append(v, "\n\n", 2);
+			break;
+		default:
+			if (chance(50))
+				val_append(v, "\n", 1);
+			break;
+		}
+		return "own-word";
+	}
+	if (a->kind == K_BOOL && chance(40)) {
+		val_set(v, bool_words[rnd_below(sizeof(bool_words) /
+						sizeof(*bool_words))]);
+		if (chance(40))
+			val_append(v, "\n", 1);
+		return "own-bool";
+	}
+	if (a->kind == K_NAME && chance(50)) {
+		gen_name(v);
+		return "own-name";
+	}
+	return gen_value(v, page);
+}
+
 /* ------------------------------------------------------------ the oracle */
 
-enum kind { K_NUM, K_PID, K_OPS, K_STATE };
-
-struct attr {
-	char path[PATH_MAX];
-	const char *name;
-	enum kind kind;
-	unsigned long min, max;
-	/* the model: what the file must read (numbers; pids; ops index) */
-	long long model;
-	bool present;
-};
 
 static const char *const ops_names[] = { "vaddr", "fvaddr", "paddr" };
 static bool ops_registered[3];
@@ -585,9 +700,10 @@ static int match_word(const struct val *v, const char *const *names, int nr)
 /* Check what @a reads against the model; fills @got for messages. */
 static bool check_readback(struct attr *a, const char *why)
 {
-	char buf[256];
+	char buf[NAME_MAX + 64];
 	ssize_t n = read_file(a->path, buf, sizeof(buf));
 	unsigned long u;
+	const char *w;
 	long p;
 
 	if (n < 0) {
@@ -634,6 +750,38 @@ static bool check_readback(struct attr *a, const char *why)
 			return false;
 		}
 		return true;
+	case K_WORD:
+		w = a->words[a->model];
+		if ((size_t)n != strlen(w) + 1 || strncmp(buf, w, n - 1) ||
+		    buf[n - 1] != '\n') {
+			fail("%s reads %s, expected \"%s\\n\" (%s)", a->path,
+			     quote(buf, n), w, why);
+			return false;
+		}
+		return true;
+	case K_BOOL:
+		if (strcmp(buf, a->model ? "Y\n" : "N\n")) {
+			fail("%s reads %s, expected \"%c\\n\" (%s)", a->path,
+			     quote(buf, n), a->model ? 'Y' : 'N', why);
+			return false;
+		}
+		return true;
+	case K_NAME:
+		if ((size_t)n != a->slen + 1 || memcmp(buf, a->sval, a->slen) ||
+		    buf[n - 1] != '\n') {
+			fail("%s reads %s, expected %s and a newline (%s)",
+			     a->path, quote(buf, n), quote(a->sval, a->slen),
+			     why);
+			return false;
+		}
+		return true;
+	case K_RO:
+		if (!parse_line_ulong(buf, &u)) {
+			fail("%s reads %s: not a number (%s)", a->path,
+			     quote(buf, n), why);
+			return false;
+		}
+		return true;
 	}
 	return false;
 }
@@ -642,9 +790,48 @@ static bool check_readback(struct attr *a, const char *why)
 
 enum { A_OPS, A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX, A_STATE,
 	A_T0_PID, A_T1_PID, A_T0R0_START, A_T0R0_END, A_T0R1_START,
-	A_T0R1_END, A_T1R0_START, A_T1R0_END, NR_ATTRS };
+	A_T0R1_END, A_T1R0_START, A_T1R0_END, NR_CTX_ATTRS };
 
-static struct attr attrs[NR_ATTRS];
+#define MAX_ATTRS	128
+#define NR_SCHEMES	2
+#define MAX_FILTERS	2
+#define NR_STATS	5
+
+/* Where in attrs[] the files of one filter and of one scheme are. */
+struct filter_attrs {
+	int type, matching, addr_start, addr_end, target;
+};
+
+struct scheme_attrs {
+	char dir[64];		/* relative to the context */
+	int action, apply_interval;
+	int min_sz, max_sz, min_nr, max_nr, min_age, max_age;
+	int ms, bytes, reset, w_sz, w_nr, w_age, esz;
+	int metric, wm_interval, high, mid, low;
+	int stats[NR_STATS];
+	int nr_filters;
+	struct filter_attrs filters[MAX_FILTERS];
+};
+
+static const char *const stat_names[NR_STATS] = {
+	"nr_tried", "sz_tried", "nr_applied", "sz_applied", "qt_exceeds",
+};
+enum { ST_NR_TRIED, ST_SZ_TRIED, ST_NR_APPLIED, ST_SZ_APPLIED };
+
+static const char *const action_names[] = {
+	"willneed", "cold", "pageout", "hugepage", "nohugepage", "stat",
+};
+static bool action_ok[6];	/* as features lists them */
+static const char *const metric_names[] = { "none", "free_mem_rate" };
+static const bool metric_ok[] = { true, true };
+static const char *const ftype_names[] = { "anon", "addr", "target" };
+static const bool ftype_ok[] = { true, true, true };
+/* what the first eight bool_words[] mean */
+static const bool bool_value[8] = { 1, 1, 0, 0, 1, 0, 1, 0 };
+
+static struct attr attrs[MAX_ATTRS];
+static int nr_attrs;
+static struct scheme_attrs schemes[NR_SCHEMES];
 static char ctxdir[512];	/* short enough for every path below */
 static long pid1, pid2;
 static unsigned long page;
@@ -652,6 +839,7 @@ static unsigned long page;
 /* result counters */
 static unsigned long nr_writes, nr_accepted, nr_state_words, nr_on_ok,
 	nr_commit_ok, nr_commit_intr, nr_reads, nr_repairs, nr_dirops,
+	nr_scheme_writes, nr_scheme_accepted, nr_stat_checks,
 	nr_errno[134];
 
 static void count_errno(int err)
@@ -660,23 +848,39 @@ static void count_errno(int err)
 		nr_errno[err]++;
 }
 
-static void attr_init(int i, const char *rel, enum kind kind,
-		      unsigned long min, unsigned long max)
+static int attr_add(const char *rel, enum kind kind, unsigned long min,
+		    unsigned long max)
 {
-	struct attr *a = &attrs[i];
+	struct attr *a = &attrs[nr_attrs];
 
+	if (nr_attrs == MAX_ATTRS) {
+		fprintf(stderr, "cfsfuzz: MAX_ATTRS is too small\n");
+		exit(2);
+	}
 	snprintf(a->path, sizeof(a->path), "%s/%s", ctxdir, rel);
 	a->name = strrchr(a->path, '/') + 1;
 	a->kind = kind;
 	a->min = min;
 	a->max = max;
 	a->present = true;
+	return nr_attrs++;
+}
+
+static int attr_add_words(const char *rel, const char *const *words,
+			  const bool *ok, int nr)
+{
+	int i = attr_add(rel, K_WORD, 0, 0);
+
+	attrs[i].words = words;
+	attrs[i].word_ok = ok;
+	attrs[i].nr_words = nr;
+	return i;
 }
 
 /* Load the model from what the files read now. */
 static int attr_load(struct attr *a)
 {
-	char buf[256];
+	char buf[NAME_MAX + 64];
 	ssize_t n = read_file(a->path, buf, sizeof(buf));
 	unsigned long u;
 	long p;
@@ -706,6 +910,32 @@ static int attr_load(struct attr *a)
 			}
 		}
 		goto bad;
+	case K_WORD:
+		for (i = 0; i < a->nr_words; i++) {
+			if (n >= 1 && buf[n - 1] == '\n' &&
+			    strlen(a->words[i]) == (size_t)n - 1 &&
+			    !strncmp(buf, a->words[i], n - 1)) {
+				a->model = i;
+				return 0;
+			}
+		}
+		goto bad;
+	case K_BOOL:
+		if (strcmp(buf, "Y\n") && strcmp(buf, "N\n"))
+			goto bad;
+		a->model = buf[0] == 'Y';
+		return 0;
+	case K_NAME:
+		if (n < 1 || (size_t)n > NAME_MAX + 1 || buf[n - 1] != '\n' ||
+		    memchr(buf, '\0', n))
+			goto bad;
+		memcpy(a->sval, buf, n - 1);
+		a->slen = n - 1;
+		return 0;
+	case K_RO:
+		if (!parse_line_ulong(buf, &u))
+			goto bad;
+		return 0;
 	case K_STATE:
 		return 0;
 	}
@@ -733,13 +963,48 @@ static long kdamond_pid(void)
 	return p;
 }
 
+/*
+ * What a filter's target does with @v: *@want the errno it must give (0:
+ * stored, and the name is the first *@len bytes), *@alt another one the
+ * contract allows.  Names are at most NAME_MAX bytes (one trailing newline
+ * is not part of them); one with a '/' can never name a target directory,
+ * so refusing it (EINVAL) is as good as storing it.
+ */
+static void predict_name(const struct val *v, int *want, int *alt,
+			 size_t *len)
+{
+	size_t n = v->len > WRITE_MAX ? WRITE_MAX : v->len;
+
+	*alt = -1;
+	if (!n) {
+		*want = EINVAL;
+		*alt = EFAULT;
+		return;
+	}
+	if (memchr(v->buf, '\0', n)) {
+		*want = EINVAL;
+		return;
+	}
+	if (v->buf[n - 1] == '\n')
+		n--;
+	*len = n;
+	if (n > NAME_MAX) {
+		*want = EINVAL;
+		*alt = ENAMETOOLONG;
+		return;
+	}
+	*want = 0;
+	if (memchr(v->buf, '/', n))
+		*alt = EINVAL;
+}
+
 /* Write a fuzzed value to attribute @i and check the result. */
 static void fuzz_attr(int i)
 {
 	struct attr *a = &attrs[i];
 	static struct val v;
-	const char *kind = gen_value(&v, page);
-	size_t eff = v.len > WRITE_MAX ? WRITE_MAX : v.len;
+	const char *kind = gen_value_for(&v, a, page);
+	size_t eff = v.len > WRITE_MAX ? WRITE_MAX : v.len, name_len = 0;
 	int err, want = 0, alt = -1, w;
 	unsigned long num = 0;
 	char why[600];
@@ -753,6 +1018,11 @@ static void fuzz_attr(int i)
 	err = write_once(a->path, v.buf, v.len, &n);
 	alarm_ms(0);
 	nr_writes++;
+	if (i >= NR_CTX_ATTRS) {
+		nr_scheme_writes++;
+		if (!err)
+			nr_scheme_accepted++;
+	}
 	count_errno(err);
 	snprintf(why, sizeof(why), "after writing %s value %s",
 		 kind, quote(v.buf, v.len));
@@ -786,6 +1056,35 @@ static void fuzz_attr(int i)
 			if (!v.len)
 				alt = EFAULT;
 		}
+		break;
+	case K_WORD:
+		w = match_word(&v, a->words, a->nr_words);
+		if (w >= 0 && a->word_ok[w]) {
+			want = 0;
+			num = w;
+		} else {
+			want = EINVAL;
+			if (!v.len)
+				alt = EFAULT;
+		}
+		break;
+	case K_BOOL:
+		w = match_word(&v, bool_words, 8);
+		if (w >= 0) {
+			want = 0;
+			num = bool_value[w];
+		} else {
+			want = EINVAL;
+			if (!v.len)
+				alt = EFAULT;
+		}
+		break;
+	case K_NAME:
+		predict_name(&v, &want, &alt, &name_len);
+		break;
+	case K_RO:
+		/* any errno, but never success */
+		want = err ? err : EACCES;
 		break;
 	case K_STATE:
 		w = match_word(&v, words, 3);
@@ -828,8 +1127,12 @@ static void fuzz_attr(int i)
 			attr_load(a);
 		return;
 	}
-	if (!err && a->kind != K_STATE)
+	if (!err && a->kind == K_NAME) {
+		memcpy(a->sval, v.buf, name_len);
+		a->slen = name_len;
+	} else if (!err && a->kind != K_STATE && a->kind != K_RO) {
 		a->model = (long long)num;
+	}
 	check_readback(a, why);
 }
 
@@ -853,10 +1156,119 @@ static void set_ok(int i, const char *fmt, ...)
 	attr_load(a);
 }
 
+/* Valid writes collected, then made in a random order. */
+struct pending {
+	int attr;
+	char val[64];
+};
+
+static void pend(struct pending *p, int *n, int attr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p[*n].val, sizeof(p[*n].val), fmt, ap);
+	va_end(ap);
+	p[(*n)++].attr = attr;
+}
+
+static void pend_flush(struct pending *p, int n)
+{
+	struct pending t;
+	int i, j;
+
+	for (i = n - 1; i > 0; i--) {
+		j = rnd_below(i + 1);
+		t = p[i];
+		p[i] = p[j];
+		p[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		set_ok(p[i].attr, "%s", p[i].val);
+}
+
+/* Two random numbers from @lo .. @hi, in order, in *@a <= *@b. */
+static void ordered_pair(unsigned long lo, unsigned long hi,
+			 unsigned long *a, unsigned long *b)
+{
+	unsigned long x = lo + rnd_below(hi - lo + 1);
+	unsigned long y = lo + rnd_below(hi - lo + 1);
+
+	*a = x < y ? x : y;
+	*b = x < y ? y : x;
+}
+
+/*
+ * A valid scheme: an available action (mostly ones that do something), a
+ * pattern with each min <= max, sometimes quotas and a watermark window
+ * (low <= mid <= high), and filters that name t0 or t1 or a real range.
+ * Every value is written on its own, in a random order.
+ */
+static void repair_scheme(struct scheme_attrs *sa)
+{
+	struct pending p[64];
+	unsigned long x, y, z, lo, hi;
+	int n = 0, i, act;
+
+	do {
+		act = rnd_below(6);
+	} while (!action_ok[act]);
+	pend(p, &n, sa->action, chance(50) ? "%s\n" : "%s",
+	     action_names[act]);
+	pend(p, &n, sa->apply_interval, "%lu",
+	     chance(50) ? 0 : rnd_below(300000));
+	x = chance(60) ? 0 : page * rnd_below(64);
+	y = chance(50) ? ULONG_MAX : x + page * rnd_below(1UL << 16);
+	pend(p, &n, sa->min_sz, "%lu", x);
+	pend(p, &n, sa->max_sz, "%lu\n", y);
+	if (chance(50))
+		ordered_pair(0, 30, &x, &y);
+	else
+		x = 0, y = UINT_MAX;
+	pend(p, &n, sa->min_nr, "%lu", x);
+	pend(p, &n, sa->max_nr, "%lu", y);
+	if (chance(50))
+		ordered_pair(0, 50, &x, &y);
+	else
+		x = rnd_below(3), y = UINT_MAX;
+	pend(p, &n, sa->min_age, "%lu", x);
+	pend(p, &n, sa->max_age, "+%lu", y);
+	pend(p, &n, sa->ms, "%lu", chance(60) ? 0 : rnd_below(200));
+	pend(p, &n, sa->bytes, "%lu",
+	     chance(60) ? 0 : page * (1 + rnd_below(4096)));
+	pend(p, &n, sa->reset, "%lu", 1 + rnd_below(2000));
+	pend(p, &n, sa->w_sz, "%lu", rnd_below(10001));
+	pend(p, &n, sa->w_nr, "%lu", chance(20) ? 0 : rnd_below(10001));
+	pend(p, &n, sa->w_age, "%lu", chance(20) ? 10000 : rnd_below(10001));
+	if (chance(70)) {
+		pend(p, &n, sa->metric, "none");
+	} else {
+		/* low <= mid <= high, from three draws */
+		ordered_pair(0, 1000, &lo, &hi);
+		z = lo + rnd_below(hi - lo + 1);
+		pend(p, &n, sa->metric, "free_mem_rate\n");
+		pend(p, &n, sa->high, "%lu", hi);
+		pend(p, &n, sa->mid, "%lu", z);
+		pend(p, &n, sa->low, "%lu", lo);
+		pend(p, &n, sa->wm_interval, "%lu", 1 + rnd_below(10000000));
+	}
+	for (i = 0; i < sa->nr_filters; i++) {
+		struct filter_attrs *f = &sa->filters[i];
+
+		pend(p, &n, f->type, "%s", ftype_names[rnd_below(3)]);
+		pend(p, &n, f->matching, "%s", chance(50) ? "Y" : "n\n");
+		x = 0x10000000UL + page * rnd_below(1UL << 20);
+		pend(p, &n, f->addr_start, "%lu", x + rnd_below(page));
+		pend(p, &n, f->addr_end, "%lu", x + page * (1 + rnd_below(1024)));
+		pend(p, &n, f->target, chance(50) ? "t0" : "t1\n");
+	}
+	pend_flush(p, n);
+}
+
 /*
  * Make the staged setup valid: interval relations, region counts, the two
- * workloads as targets, non-overlapping regions.  Sometimes leaves the
- * kdamond to apply it with a commit.
+ * workloads as targets, non-overlapping regions, valid schemes.
+ * Sometimes leaves the kdamond to apply it with a commit.
  */
 static void repair(void)
 {
@@ -893,6 +1305,10 @@ static void repair(void)
 	set_ok(A_T0R1_END, "%lu", base + page * (101 + rnd_below(64)));
 	set_ok(A_T1R0_START, "%lu", base);
 	set_ok(A_T1R0_END, "%lu", base + page * (1 + rnd_below(4096)));
+	/* now and then leave broken schemes for on/commit to refuse */
+	for (i = 0; i < NR_SCHEMES; i++)
+		if (chance(85))
+			repair_scheme(&schemes[i]);
 }
 
 /* on, off or commit, as a clean word. */
@@ -941,6 +1357,43 @@ static void state_word(void)
 	check_readback(&attrs[A_STATE], word);
 }
 
+
+/*
+ * The statistics of a scheme, read applied-first: they only grow between
+ * two "on"s (and only this process writes "on"), so whatever the kdamond
+ * publishes between the reads, what was tried covers what was applied.
+ */
+static void check_stats(const struct scheme_attrs *sa)
+{
+	unsigned long v[NR_STATS];
+	static const int order[NR_STATS] = {
+		ST_SZ_APPLIED, ST_NR_APPLIED, ST_NR_TRIED, ST_SZ_TRIED, 4,
+	};
+	char buf[64];
+	ssize_t n;
+	int i, k;
+
+	nr_stat_checks++;
+	for (i = 0; i < NR_STATS; i++) {
+		k = order[i];
+		n = read_file(attrs[sa->stats[k]].path, buf, sizeof(buf));
+		if (n < 0 || !parse_line_ulong(buf, &v[k])) {
+			fail("%s reads %s", attrs[sa->stats[k]].path,
+			     n < 0 ? ename(-n) : quote(buf, n));
+			return;
+		}
+	}
+	if (v[ST_NR_APPLIED] > v[ST_NR_TRIED] ||
+	    v[ST_SZ_APPLIED] > v[ST_SZ_TRIED] ||
+	    v[ST_SZ_TRIED] % page || v[ST_SZ_APPLIED] % page ||
+	    (v[ST_NR_TRIED] && v[ST_SZ_TRIED] / v[ST_NR_TRIED] < page) ||
+	    (!v[ST_NR_TRIED] && v[ST_SZ_TRIED]) ||
+	    (!v[ST_NR_APPLIED] && v[ST_SZ_APPLIED]))
+		fail("%s/stats: nr_tried %lu sz_tried %lu nr_applied %lu sz_applied %lu: not what the action could have done",
+		     sa->dir, v[ST_NR_TRIED], v[ST_SZ_TRIED],
+		     v[ST_NR_APPLIED], v[ST_SZ_APPLIED]);
+}
+
 /* Read a file and check its format. */
 static void read_some(void)
 {
@@ -948,17 +1401,16 @@ static void read_some(void)
 	char path[PATH_MAX];
 	unsigned long u, prev_end = 0, s, e, acc, age;
 	ssize_t n;
-	long p;
-	int i = rnd_below(NR_ATTRS + 3);
+	int i = rnd_below(nr_attrs + 4);
 	char *line, *next;
 
 	nr_reads++;
-	if (i < NR_ATTRS) {
+	if (i < nr_attrs) {
 		if (attrs[i].present)
 			check_readback(&attrs[i], "a plain read");
 		return;
 	}
-	i -= NR_ATTRS;
+	i -= nr_attrs;
 	if (i == 0) {
 		if (kdamond_pid() == -2)
 			fail("kdamond_pid is not -1 or a pid");
@@ -970,6 +1422,10 @@ static void read_some(void)
 		if (n < 0 || !parse_line_ulong(buf, &u))
 			fail("nr_aggregations reads %s",
 			     n < 0 ? ename(-n) : quote(buf, n));
+		return;
+	}
+	if (i == 2) {
+		check_stats(&schemes[rnd_below(NR_SCHEMES)]);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/targets/t%d/snapshot", ctxdir,
@@ -995,37 +1451,75 @@ static void read_some(void)
 		}
 		prev_end = e;
 	}
-	(void)p;
 }
 
-/* mkdir/rmdir of an extra target tx and an extra region t0/regions/rx. */
+/*
+ * mkdir/rmdir of an extra target tx, an extra region t0/regions/rx, an
+ * extra scheme sx and an extra filter s0/filters/fx; and mkdir/rmdir where
+ * configfs allows none (in a scheme's default groups but filters/, in a
+ * filter; of a default group), which must fail with EPERM.
+ */
 static void dir_op(void)
 {
-	char tx[PATH_MAX], rx[PATH_MAX], f[PATH_MAX + 8];
-	bool target = chance(50), on;
-	const char *path;
-	int err;
+	static const char *const no_mkdir[] = {
+		"schemes/s0/stats/x", "schemes/s0/access_pattern/x",
+		"schemes/s0/quotas/x", "schemes/s0/watermarks/x",
+		"schemes/s1/filters/f0/x", "targets/t0/regions/r0/x",
+	};
+	static const char *const no_rmdir[] = {
+		"schemes/s0/stats", "schemes/s1/filters",
+		"schemes/s0/access_pattern", "schemes/s1/quotas",
+		"schemes/s0/watermarks", "targets/t1/regions",
+	};
+	static const char *const extra[] = {
+		"targets/tx", "targets/t0/regions/rx", "schemes/sx",
+		"schemes/s0/filters/fx",
+	};
+	char path[PATH_MAX], f[PATH_MAX + 32];
+	int which = rnd_below(6), err;
+	bool on;
 
 	nr_dirops++;
-	snprintf(tx, sizeof(tx), "%s/targets/tx", ctxdir);
-	snprintf(rx, sizeof(rx), "%s/targets/t0/regions/rx", ctxdir);
-	path = target ? tx : rx;
+	if (which >= 4) {
+		bool mk = which == 4;
+
+		snprintf(path, sizeof(path), "%s/%s", ctxdir,
+			 mk ? no_mkdir[rnd_below(6)] : no_rmdir[rnd_below(6)]);
+		err = mk ? do_mkdir(path) : do_rmdir(path);
+		if (err != EPERM)
+			fail("%s %s: %s, expected EPERM", mk ? "mkdir" : "rmdir",
+			     path, ename(err));
+		if (mk && !err)
+			do_rmdir(path);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", ctxdir, extra[which]);
 	on = state_is_on();
 	if (!is_dir(path)) {
 		err = do_mkdir(path);
-		if (err)
+		if (err) {
 			fail("mkdir %s: %s", path, ename(err));
-		else if (!target && chance(70)) {
-			snprintf(f, sizeof(f), "%s/start", rx);
+		} else if (which == 1 && chance(70)) {
+			snprintf(f, sizeof(f), "%s/start", path);
 			write_str(f, "4096");
-			snprintf(f, sizeof(f), "%s/end", rx);
+			snprintf(f, sizeof(f), "%s/end", path);
 			write_str(f, "8192");
-		} else if (target && chance(70)) {
+		} else if (which == 0 && chance(70)) {
 			char pidbuf[32];
 
-			snprintf(f, sizeof(f), "%s/pid", tx);
+			snprintf(f, sizeof(f), "%s/pid", path);
 			snprintf(pidbuf, sizeof(pidbuf), "%ld", pid2);
 			write_str(f, pidbuf);
+		} else if (which == 2 && chance(70)) {
+			snprintf(f, sizeof(f), "%s/action", path);
+			write_str(f, "stat");
+			snprintf(f, sizeof(f), "%s/access_pattern/min_age", path);
+			write_str(f, "3");
+		} else if (which == 3 && chance(70)) {
+			snprintf(f, sizeof(f), "%s/type", path);
+			write_str(f, "target");
+			snprintf(f, sizeof(f), "%s/target", path);
+			write_str(f, chance(50) ? "tx" : "t1");
 		}
 		return;
 	}
@@ -1036,12 +1530,108 @@ static void dir_op(void)
 		     ename(err));
 }
 
+/* The files of scheme @name with @nr_filters filters f0, f1, ... */
+static void add_scheme(struct scheme_attrs *sa, const char *name,
+		       int nr_filters)
+{
+	char rel[128];
+	int i;
+
+#define REL(fmt, ...) (snprintf(rel, sizeof(rel), "%s/" fmt, sa->dir, \
+				##__VA_ARGS__), rel)
+	snprintf(sa->dir, sizeof(sa->dir), "schemes/%s", name);
+	sa->action = attr_add_words(REL("action"), action_names, action_ok, 6);
+	sa->apply_interval = attr_add(REL("apply_interval_us"), K_NUM, 0,
+				      ULONG_MAX);
+	sa->min_sz = attr_add(REL("access_pattern/min_size_bytes"), K_NUM, 0,
+			      ULONG_MAX);
+	sa->max_sz = attr_add(REL("access_pattern/max_size_bytes"), K_NUM, 0,
+			      ULONG_MAX);
+	sa->min_nr = attr_add(REL("access_pattern/min_nr_accesses"), K_NUM, 0,
+			      UINT_MAX);
+	sa->max_nr = attr_add(REL("access_pattern/max_nr_accesses"), K_NUM, 0,
+			      UINT_MAX);
+	sa->min_age = attr_add(REL("access_pattern/min_age"), K_NUM, 0,
+			       UINT_MAX);
+	sa->max_age = attr_add(REL("access_pattern/max_age"), K_NUM, 0,
+			       UINT_MAX);
+	sa->ms = attr_add(REL("quotas/ms"), K_NUM, 0, ULONG_MAX);
+	sa->bytes = attr_add(REL("quotas/bytes"), K_NUM, 0, ULONG_MAX);
+	sa->reset = attr_add(REL("quotas/reset_interval_ms"), K_NUM, 1,
+			     ULONG_MAX);
+	sa->w_sz = attr_add(REL("quotas/weight_size"), K_NUM, 0, 10000);
+	sa->w_nr = attr_add(REL("quotas/weight_nr_accesses"), K_NUM, 0,
+			    10000);
+	sa->w_age = attr_add(REL("quotas/weight_age"), K_NUM, 0, 10000);
+	sa->esz = attr_add(REL("quotas/effective_bytes"), K_RO, 0, 0);
+	sa->metric = attr_add_words(REL("watermarks/metric"), metric_names,
+				    metric_ok, 2);
+	sa->wm_interval = attr_add(REL("watermarks/interval_us"), K_NUM, 1,
+				   ULONG_MAX);
+	sa->high = attr_add(REL("watermarks/high"), K_NUM, 0, 1000);
+	sa->mid = attr_add(REL("watermarks/mid"), K_NUM, 0, 1000);
+	sa->low = attr_add(REL("watermarks/low"), K_NUM, 0, 1000);
+	for (i = 0; i < NR_STATS; i++)
+		sa->stats[i] = attr_add(REL("stats/%s", stat_names[i]), K_RO,
+					0, 0);
+	sa->nr_filters = nr_filters;
+	for (i = 0; i < nr_filters; i++) {
+		struct filter_attrs *f = &sa->filters[i];
+
+		f->type = attr_add_words(REL("filters/f%d/type", i),
+					 ftype_names, ftype_ok, 3);
+		f->matching = attr_add(REL("filters/f%d/matching", i), K_BOOL,
+				       0, 0);
+		f->addr_start = attr_add(REL("filters/f%d/addr_start", i),
+					 K_NUM, 0, ULONG_MAX);
+		f->addr_end = attr_add(REL("filters/f%d/addr_end", i), K_NUM,
+				       0, ULONG_MAX);
+		f->target = attr_add(REL("filters/f%d/target", i), K_NAME, 0,
+				     0);
+	}
+#undef REL
+}
+
+/* A new scheme and its filters read the defaults of configfs-layout.md. */
+static bool scheme_defaults(const struct scheme_attrs *sa)
+{
+	const struct filter_attrs *f;
+	bool ok = attrs[sa->action].model == 5 &&	/* stat */
+		attrs[sa->apply_interval].model == 0 &&
+		attrs[sa->min_sz].model == 0 &&
+		attrs[sa->max_sz].model == (long long)ULONG_MAX &&
+		attrs[sa->min_nr].model == 0 &&
+		attrs[sa->max_nr].model == UINT_MAX &&
+		attrs[sa->min_age].model == 0 &&
+		attrs[sa->max_age].model == UINT_MAX &&
+		attrs[sa->ms].model == 0 && attrs[sa->bytes].model == 0 &&
+		attrs[sa->reset].model == 1000 &&
+		attrs[sa->w_sz].model == 0 && attrs[sa->w_nr].model == 1 &&
+		attrs[sa->w_age].model == 1 &&
+		attrs[sa->metric].model == 0 &&	/* none */
+		attrs[sa->wm_interval].model == 5000000 &&
+		attrs[sa->high].model == 0 && attrs[sa->mid].model == 0 &&
+		attrs[sa->low].model == 0;
+	int i;
+
+	for (i = 0; i < sa->nr_filters; i++) {
+		f = &sa->filters[i];
+		ok = ok && attrs[f->type].model == 0 &&	/* anon */
+		     attrs[f->matching].model == 1 &&
+		     attrs[f->addr_start].model == 0 &&
+		     attrs[f->addr_end].model == 0 && attrs[f->target].slen == 0;
+	}
+	return ok;
+}
+
 static int fuzz_setup(void)
 {
 	char path[PATH_MAX + 32], buf[512];
 	static const char *const dirs[] = {
 		"targets/t0", "targets/t1", "targets/t0/regions/r0",
 		"targets/t0/regions/r1", "targets/t1/regions/r0",
+		"schemes/s0", "schemes/s0/filters/f0", "schemes/s0/filters/f1",
+		"schemes/s1", "schemes/s1/filters/f0",
 	};
 	size_t i;
 	int err;
@@ -1058,6 +1648,21 @@ static int fuzz_setup(void)
 		snprintf(word, sizeof(word), "ops:%s", ops_names[i]);
 		ops_registered[i] = strstr(buf, word) != NULL;
 	}
+	for (i = 0; i < 6; i++) {
+		char word[32];
+		size_t l;
+		char *at;
+
+		/* "action:WORD" followed by a blank or the end */
+		l = snprintf(word, sizeof(word), "action:%s", action_names[i]);
+		at = strstr(buf, word);
+		action_ok[i] = at && (at[l] == ' ' || at[l] == '\n' ||
+				      !at[l]);
+	}
+	if (!action_ok[5]) {
+		fail("features lacks action:stat: %s", quote(buf, strlen(buf)));
+		return -1;
+	}
 	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", ctxdir, dirs[i]);
 		err = do_mkdir(path);
@@ -1066,28 +1671,28 @@ static int fuzz_setup(void)
 			return -1;
 		}
 	}
-	attr_init(A_OPS, "operations", K_OPS, 0, 0);
-	attr_init(A_SAMPLE, "sample_us", K_NUM, 1, ULONG_MAX);
-	attr_init(A_AGGR, "aggr_us", K_NUM, 1, ULONG_MAX);
-	attr_init(A_UPDATE, "update_us", K_NUM, 1, ULONG_MAX);
-	attr_init(A_MIN, "min_nr_regions", K_NUM, 3, MAX_NR_REGIONS);
-	attr_init(A_MAX, "max_nr_regions", K_NUM, 3, MAX_NR_REGIONS);
-	attr_init(A_STATE, "state", K_STATE, 0, 0);
-	attr_init(A_T0_PID, "targets/t0/pid", K_PID, 1, INT_MAX);
-	attr_init(A_T1_PID, "targets/t1/pid", K_PID, 1, INT_MAX);
-	attr_init(A_T0R0_START, "targets/t0/regions/r0/start", K_NUM, 0,
-		  ULONG_MAX);
-	attr_init(A_T0R0_END, "targets/t0/regions/r0/end", K_NUM, 0,
-		  ULONG_MAX);
-	attr_init(A_T0R1_START, "targets/t0/regions/r1/start", K_NUM, 0,
-		  ULONG_MAX);
-	attr_init(A_T0R1_END, "targets/t0/regions/r1/end", K_NUM, 0,
-		  ULONG_MAX);
-	attr_init(A_T1R0_START, "targets/t1/regions/r0/start", K_NUM, 0,
-		  ULONG_MAX);
-	attr_init(A_T1R0_END, "targets/t1/regions/r0/end", K_NUM, 0,
-		  ULONG_MAX);
-	for (i = 0; i < NR_ATTRS; i++)
+	attr_add("operations", K_OPS, 0, 0);
+	attr_add("sample_us", K_NUM, 1, ULONG_MAX);
+	attr_add("aggr_us", K_NUM, 1, ULONG_MAX);
+	attr_add("update_us", K_NUM, 1, ULONG_MAX);
+	attr_add("min_nr_regions", K_NUM, 3, MAX_NR_REGIONS);
+	attr_add("max_nr_regions", K_NUM, 3, MAX_NR_REGIONS);
+	attr_add("state", K_STATE, 0, 0);
+	attr_add("targets/t0/pid", K_PID, 1, INT_MAX);
+	attr_add("targets/t1/pid", K_PID, 1, INT_MAX);
+	attr_add("targets/t0/regions/r0/start", K_NUM, 0, ULONG_MAX);
+	attr_add("targets/t0/regions/r0/end", K_NUM, 0, ULONG_MAX);
+	attr_add("targets/t0/regions/r1/start", K_NUM, 0, ULONG_MAX);
+	attr_add("targets/t0/regions/r1/end", K_NUM, 0, ULONG_MAX);
+	attr_add("targets/t1/regions/r0/start", K_NUM, 0, ULONG_MAX);
+	attr_add("targets/t1/regions/r0/end", K_NUM, 0, ULONG_MAX);
+	if (nr_attrs != NR_CTX_ATTRS) {
+		fail("the context's attributes are out of order");
+		return -1;
+	}
+	add_scheme(&schemes[0], "s0", 2);
+	add_scheme(&schemes[1], "s1", 1);
+	for (i = 0; i < (size_t)nr_attrs; i++)
 		if (attr_load(&attrs[i]))
 			return -1;
 	/* the defaults of a new tree, per configfs-layout.md */
@@ -1099,8 +1704,29 @@ static int fuzz_setup(void)
 		fail("a new context, target or region has unexpected defaults");
 		return -1;
 	}
+	for (i = 0; i < NR_SCHEMES; i++) {
+		if (!scheme_defaults(&schemes[i])) {
+			fail("a new scheme or filter (%s) has unexpected defaults",
+			     schemes[i].dir);
+			return -1;
+		}
+	}
 	repair();
 	return 0;
+}
+
+/* An attribute to fuzz: as often one of the context, targets and regions
+ * as one of the schemes; read-only files now and then. */
+static int pick_attr(void)
+{
+	int i;
+
+	if (chance(50))
+		return rnd_below(NR_CTX_ATTRS);
+	do {
+		i = NR_CTX_ATTRS + rnd_below(nr_attrs - NR_CTX_ATTRS);
+	} while (attrs[i].kind == K_RO && chance(80));
+	return i;
 }
 
 static int cmd_fuzz(int argc, char **argv)
@@ -1130,7 +1756,7 @@ static int cmd_fuzz(int argc, char **argv)
 		nr_ops++;
 		r = rnd_below(100);
 		if (r < 62)
-			fuzz_attr(rnd_below(NR_ATTRS));
+			fuzz_attr(pick_attr());
 		else if (r < 74)
 			state_word();
 		else if (r < 86)
@@ -1142,12 +1768,17 @@ static int cmd_fuzz(int argc, char **argv)
 		if (nr_fails > MAX_FAILS)
 			break;
 	}
+	/* the last word on the statistics, whatever state this ended in */
+	for (i = 0; i < NR_SCHEMES; i++)
+		check_stats(&schemes[i]);
 
-	printf("ops %lu writes %lu accepted %lu state-words %lu on-ok %lu "
-	       "commit-ok %lu commit-eintr %lu reads %lu repairs %lu "
-	       "dirops %lu\n", nr_ops, nr_writes, nr_accepted,
-	       nr_state_words, nr_on_ok, nr_commit_ok, nr_commit_intr,
-	       nr_reads, nr_repairs, nr_dirops);
+	printf("ops %lu writes %lu accepted %lu scheme-writes %lu "
+	       "scheme-accepted %lu state-words %lu on-ok %lu "
+	       "commit-ok %lu commit-eintr %lu reads %lu stat-checks %lu "
+	       "repairs %lu dirops %lu\n", nr_ops, nr_writes, nr_accepted,
+	       nr_scheme_writes, nr_scheme_accepted, nr_state_words, nr_on_ok,
+	       nr_commit_ok, nr_commit_intr, nr_reads, nr_stat_checks,
+	       nr_repairs, nr_dirops);
 	printf("errnos:");
 	for (i = 0; i < 134; i++)
 		if (nr_errno[i])
@@ -1155,8 +1786,6 @@ static int cmd_fuzz(int argc, char **argv)
 	printf("\nfailures %lu\n", nr_fails);
 	return nr_fails ? 1 : 0;
 }
-
-/* ------------------------------------------------------------ cycles */
 
 static int must(int err, const char *what, const char *path)
 {
@@ -1575,6 +2204,211 @@ static int race_exit_only(const char *ctx, unsigned long rounds)
 	return 0;
 }
 
+/*
+ * A target for exit-action: maps @mib MiB of private anonymous memory,
+ * writes to every page, says so through a pipe, then sleeps (@busy false)
+ * or keeps reading a word of every page (so that what is paged out comes
+ * back at once), until killed.  -1 if it could not.
+ */
+static pid_t spawn_victim(unsigned long mib, bool busy)
+{
+	size_t len = mib << 20, i;
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		volatile unsigned char *mem;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(fds[0]);
+		mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED)
+			_exit(1);
+		/* not all one value: zram would store such pages for free */
+		for (i = 0; i < len; i += page)
+			mem[i] = (unsigned char)(i / page) | 1;
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		for (;;) {
+			if (!busy)
+				pause();
+			for (i = 0; busy && i < len; i += page)
+				(void)mem[i];
+		}
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], &c, 1) != 1) {
+		kill(pid, SIGKILL);
+		reap(pid);
+		pid = -1;
+	}
+	close(fds[0]);
+	return pid;
+}
+
+/* Resident pages of @pid (/proc/PID/statm), or -1. */
+static long rss_pages(pid_t pid)
+{
+	char path[64], buf[128];
+	long size, res;
+
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+	if (read_file(path, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%ld %ld", &size, &res) != 2)
+		return -1;
+	return res;
+}
+
+static bool read_ulong(const char *dir, const char *file, unsigned long *v)
+{
+	char buf[64];
+
+	return readf(dir, file, buf, sizeof(buf)) && parse_line_ulong(buf, v);
+}
+
+static bool read_stats(const char *s0, unsigned long v[NR_STATS])
+{
+	char file[32];
+	int i;
+
+	for (i = 0; i < NR_STATS; i++) {
+		snprintf(file, sizeof(file), "stats/%s", stat_names[i]);
+		if (!read_ulong(s0, file, &v[i]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * exit-action CTX ROUNDS MIB PID: CTX is off, with valid attributes, a
+ * target t0 and a pageout scheme s0 (no quota, no watermarks).  Each
+ * round a new process with MIB MiB is t0, and is killed while s0 pages
+ * its memory out: once 1 to 70 % of it has left (resident pages, polled
+ * every millisecond).  Even rounds t0 is the only target, and the kdamond
+ * must stop by itself; odd rounds a target t1 (PID, which lives) keeps it
+ * going, and it must go on aggregating, until turned off.  Rounds 2 and 3
+ * of every four, the process keeps reading its memory back in and s0
+ * acts on any access count.  Then the statistics must add up, and show
+ * the action that the exit interrupted.
+ */
+static int race_exit_action(const char *ctx, unsigned long rounds,
+			    unsigned long mib, long survivor)
+{
+	unsigned long i, st[NR_STATS], again[NR_STATS], n0, n, pages;
+	char t0[1200], t1[1200], s0[1200], buf[32];
+	long r0, r = -1, thresh, kpid;
+	bool alone, busy, dropped;
+	int err, tries;
+	pid_t v;
+
+	page = sysconf(_SC_PAGESIZE);
+	pages = (mib << 20) / page;
+	snprintf(t0, sizeof(t0), "%s/targets/t0", ctx);
+	snprintf(t1, sizeof(t1), "%s/targets/t1", ctx);
+	snprintf(s0, sizeof(s0), "%s/schemes/s0", ctx);
+	for (i = 0; i < rounds; i++) {
+		alone = !(i & 1);
+		busy = i & 2;
+		v = spawn_victim(mib, busy);
+		if (v < 0)
+			return race_fail("round %lu: no process with %lu MiB",
+					 i, mib);
+		err = writef(t0, "pid", "%d", v);
+		if (!err)
+			err = writef(s0, "access_pattern/max_nr_accesses",
+				     busy ? "4294967295" : "0");
+		if (!err && alone && is_dir(t1))
+			err = do_rmdir(t1);
+		if (!err && !alone && !is_dir(t1) && !(err = do_mkdir(t1)))
+			err = writef(t1, "pid", "%ld", survivor);
+		if (!err)
+			err = writef(ctx, "state", "on");
+		tally("on", err);
+		if (err) {
+			kill(v, SIGKILL);
+			reap(v);
+			return race_fail("round %lu: set-up and on: %s", i,
+					 ename(err));
+		}
+		kpid = readf(ctx, "kdamond_pid", buf, sizeof(buf)) ?
+		       strtol(buf, NULL, 10) : -2;
+
+		r0 = rss_pages(v);
+		thresh = r0 - (long)(pages * (1 + rnd_below(70)) / 100) - 1;
+		dropped = false;
+		for (tries = 0; tries < 20000 && !dropped; tries++) {
+			r = rss_pages(v);
+			dropped = r >= 0 && r <= thresh;
+			if (!dropped)
+				sleep_us(1000);
+		}
+		kill(v, SIGKILL);
+		reap(v);
+		tally(dropped ? "kill-mid-action" : "kill-no-drop", 0);
+
+		if (alone) {
+			/* its only target gone, the kdamond stops by itself */
+			if (!wait_off(ctx) || !stopped(ctx))
+				return race_fail("round %lu: still on 30 s after the only target exited during pageout",
+						 i);
+			tally("stopped-by-itself", 0);
+		} else {
+			/* t1 lives: the kdamond goes on, and aggregates */
+			if (!read_ulong(ctx, "nr_aggregations", &n0))
+				return race_fail("round %lu: nr_aggregations",
+						 i);
+			for (tries = 0; tries < 3000; tries++) {
+				if (read_ulong(ctx, "nr_aggregations", &n) &&
+				    n >= n0 + 3)
+					break;
+				sleep_us(10000);
+			}
+			if (tries == 3000 ||
+			    !readf(ctx, "state", buf, sizeof(buf)) ||
+			    strcmp(buf, "on\n") ||
+			    !readf(ctx, "kdamond_pid", buf, sizeof(buf)) ||
+			    strtol(buf, NULL, 10) != kpid)
+				return race_fail("round %lu: the kdamond (pid %ld) did not go on with t1 after t0 exited during pageout: state %s",
+						 i, kpid,
+						 readf(ctx, "state", buf, sizeof(buf)) ?
+						 buf : "unreadable");
+			tally("survived", 0);
+			err = writef(ctx, "state", "off");
+			tally("off", err);
+			if (err || !stopped(ctx))
+				return race_fail("round %lu: off: %s", i,
+						 ename(err));
+		}
+
+		/* stopped: the final counts, to stay as they are */
+		if (!read_stats(s0, st) || !read_stats(s0, again))
+			return race_fail("round %lu: cannot read the stats", i);
+		printf("round %lu: %s %s: killed at %ld of %ld resident pages; stats %lu %lu %lu %lu %lu\n",
+		       i, busy ? "busy" : "idle", alone ? "alone" : "with t1",
+		       r, r0, st[0], st[1], st[2], st[3], st[4]);
+		if (memcmp(st, again, sizeof(st)))
+			race_fail("round %lu: the stats change while off", i);
+		if (st[ST_NR_APPLIED] > st[ST_NR_TRIED] ||
+		    st[ST_SZ_APPLIED] > st[ST_SZ_TRIED] ||
+		    st[ST_SZ_TRIED] % page || st[ST_SZ_APPLIED] % page ||
+		    (st[ST_NR_TRIED] && st[ST_SZ_TRIED] / st[ST_NR_TRIED] < page) ||
+		    (!st[ST_NR_TRIED] && st[ST_SZ_TRIED]) || st[4])
+			race_fail("round %lu: stats that no pageout without a quota could give",
+				  i);
+		/* memory left: pageout acted, and was counted */
+		if (dropped && (!st[ST_NR_APPLIED] || !st[ST_SZ_APPLIED]))
+			race_fail("round %lu: memory was paged out, but the stats show nothing applied",
+				  i);
+	}
+	return 0;
+}
+
 /* rmdir @n dirs in order; 0 when all are gone, else the first errno. */
 static int rmdir_chain(char dirs[][1200], int n)
 {
@@ -1806,10 +2640,75 @@ static int cmd_race(int argc, char **argv)
 		race_dirs(dir, rounds, pid);
 	else if (!strcmp(mode, "reads"))
 		race_reads(dir, rounds);
+	else if (!strcmp(mode, "exit-action") && argc == 7)
+		race_exit_action(dir, rounds, strtoul(argv[5], NULL, 10),
+				 strtol(argv[6], NULL, 10));
 	else
 		return 2;
 	print_tallies();
 	return nr_fails ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ dump */
+
+/*
+ * Print "RELPATH<TAB>LEN<TAB>TEXT" for every file under @dir but
+ * snapshots (LEN -1 and the errno's name if it cannot be read): TEXT is
+ * the file's bytes with those outside '!'..'~' and space, and the
+ * backslash, written as \xNN (so a NUL is always "\x00").
+ */
+static int dump_dir(const char *dir, size_t skip)
+{
+	static char buf[65536];
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	ssize_t n, i;
+	DIR *d = opendir(dir);
+	int bad = 0;
+
+	if (!d) {
+		printf("%s\t-1\t%s\n", dir + skip, ename(errno));
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (lstat(path, &st))
+			continue;	/* removed meanwhile */
+		if (S_ISDIR(st.st_mode)) {
+			bad |= dump_dir(path, skip);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || !strcmp(de->d_name, "snapshot"))
+			continue;
+		n = read_file(path, buf, sizeof(buf));
+		if (n < 0) {
+			printf("%s\t-1\t%s\n", path + skip, ename(-n));
+			bad = 1;
+			continue;
+		}
+		printf("%s\t%zd\t", path + skip, n);
+		for (i = 0; i < n; i++) {
+			unsigned char c = buf[i];
+
+			if (c >= ' ' && c <= '~' && c != '\\')
+				putchar(c);
+			else
+				printf("\\x%02x", c);
+		}
+		putchar('\n');
+	}
+	closedir(d);
+	return bad;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+	if (argc != 3)
+		return 2;
+	return dump_dir(argv[2], strlen(argv[2]) + 1);
 }
 
 /* ------------------------------------------------------------ respawn */
@@ -1878,12 +2777,15 @@ int main(int argc, char **argv)
 		r = cmd_respawn(argc, argv);
 	else if (argc >= 2 && !strcmp(argv[1], "race"))
 		r = cmd_race(argc, argv);
+	else if (argc >= 2 && !strcmp(argv[1], "dump"))
+		r = cmd_dump(argc, argv);
 	if (r == 2)
 		fprintf(stderr,
 			"usage: cfsfuzz fuzz CTXDIR SEED SECONDS PID1 PID2\n"
 			"       cfsfuzz cycles CONTEXTS N PID ON_EVERY\n"
 			"       cfsfuzz names CONTEXTS SEED N PID\n"
 			"       cfsfuzz respawn PID TRIES PROG [ARG...]\n"
-			"       cfsfuzz race MODE DIR ROUNDS [PID]\n");
+			"       cfsfuzz race MODE DIR ROUNDS [PID | MIB PID]\n"
+			"       cfsfuzz dump DIR\n");
 	return r;
 }
