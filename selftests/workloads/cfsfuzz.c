@@ -2291,8 +2291,10 @@ static bool read_stats(const char *s0, unsigned long v[NR_STATS])
  * round a new process with MIB MiB is t0, and is killed while s0 pages
  * its memory out: once 1 to 70 % of it has left (resident pages, polled
  * every millisecond).  Even rounds t0 is the only target, and the kdamond
- * must stop by itself; odd rounds a target t1 (PID, which lives) keeps it
- * going, and it must go on aggregating, until turned off.  Rounds 2 and 3
+ * must stop by itself (in the second half of the rounds, "off" is written
+ * at once instead, racing that); odd rounds a target t1 (PID, which
+ * lives) keeps it going, and it must go on aggregating, until turned off.
+ * Rounds 2 and 3
  * of every four, the process keeps reading its memory back in and s0
  * acts on any access count.  Then the statistics must add up, and show
  * the action that the exit interrupted.
@@ -2302,8 +2304,8 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 {
 	unsigned long i, st[NR_STATS], again[NR_STATS], n0, n, pages;
 	char t0[1200], t1[1200], s0[1200], buf[32];
+	bool alone, busy, dropped, off_at_exit;
 	long r0, r = -1, thresh, kpid;
-	bool alone, busy, dropped;
 	int err, tries;
 	pid_t v;
 
@@ -2315,6 +2317,7 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 	for (i = 0; i < rounds; i++) {
 		alone = !(i & 1);
 		busy = i & 2;
+		off_at_exit = alone && i >= rounds / 2;
 		v = spawn_victim(mib, busy);
 		if (v < 0)
 			return race_fail("round %lu: no process with %lu MiB",
@@ -2349,10 +2352,19 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 				sleep_us(1000);
 		}
 		kill(v, SIGKILL);
+		if (off_at_exit) {
+			/* off while the process exits and the kdamond acts */
+			err = writef(ctx, "state", "off");
+			tally("off-at-exit", err);
+		}
 		reap(v);
 		tally(dropped ? "kill-mid-action" : "kill-no-drop", 0);
 
-		if (alone) {
+		if (off_at_exit) {
+			if (err || !stopped(ctx))
+				return race_fail("round %lu: off as the only target exited during pageout: %s",
+						 i, ename(err));
+		} else if (alone) {
 			/* its only target gone, the kdamond stops by itself */
 			if (!wait_off(ctx) || !stopped(ctx))
 				return race_fail("round %lu: still on 30 s after the only target exited during pageout",
@@ -2390,7 +2402,9 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 		if (!read_stats(s0, st) || !read_stats(s0, again))
 			return race_fail("round %lu: cannot read the stats", i);
 		printf("round %lu: %s %s: killed at %ld of %ld resident pages; stats %lu %lu %lu %lu %lu\n",
-		       i, busy ? "busy" : "idle", alone ? "alone" : "with t1",
+		       i, busy ? "busy" : "idle",
+		       off_at_exit ? "alone, off at once" :
+		       alone ? "alone" : "with t1",
 		       r, r0, st[0], st[1], st[2], st[3], st[4]);
 		if (memcmp(st, again, sizeof(st)))
 			race_fail("round %lu: the stats change while off", i);
