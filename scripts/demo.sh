@@ -21,7 +21,8 @@ read -r pid start end < "$out/run/demo.out"
 
 echo "DAMON demo: \`damo record\` of selftests/bin/phases (pid $pid) in UML"
 echo "(32 MiB at $(printf '0x%x-0x%x' "$start" "$end"); the hot quarter moves up every 3 s)"
-echo "record: $data ($(grep -o '[0-9]* snapshots.*' "$out/run/demo.err"))"
+summary=$(sed -nE 's/^damo: ([0-9]+ snapshots of [0-9]+ aggregations) recorded to [^;]*(.*)/\1\2/p' "$out/run/demo.err")
+echo "record: $data ($summary)"
 echo
 echo "$ damo report wss"
 "$damo" report wss -i "$data"

@@ -74,7 +74,7 @@ int heatmap_png(const struct heats *h, const char *path, const char *title)
 	const int W = 1000, H = 640, L = 150, R = 140, T = 50, B = 70;
 	const double pw = W - L - R, ph = H - T - B;
 	double secs = (double)h->tunit * h->tres / 1e9, step, v, rgb[3];
-	uint64_t span = h->aunit * (uint64_t)h->ares;
+	uint64_t span = h->aunit * (uint64_t)h->ares, astep, addr;
 	cairo_surface_t *sf;
 	cairo_status_t st;
 	cairo_t *cr;
@@ -125,9 +125,13 @@ int heatmap_png(const struct heats *h, const char *path, const char *title)
 
 	/* address axis: absolute addresses in hex */
 	cairo_set_font_size(cr, 12);
-	for (i = 0; i <= 8; i++) {
-		double y = T + ph - ph * i / 8;
-		uint64_t addr = h->amin + (uint64_t)((double)span * i / 8);
+	/* ticks at multiples of a power of two, 4 to 8 of them */
+	astep = 1;
+	while (astep < span / 8)
+		astep <<= 1;
+	for (addr = (h->amin + astep - 1) / astep * astep;
+	     addr <= h->amin + span; addr += astep) {
+		double y = T + ph - ph * (double)(addr - h->amin) / span;
 
 		cairo_move_to(cr, L - 5, y);
 		cairo_line_to(cr, L, y);
