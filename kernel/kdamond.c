@@ -21,6 +21,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 
@@ -39,6 +40,9 @@ static bool kdamond_any_target_valid(struct damon_ctx *ctx)
 	return false;
 }
 
+/* About 146 years: a deadline this far from now cannot overflow ktime. */
+#define KDAMOND_SLEEP_MAX_NS	((u64)KTIME_MAX / 2)
+
 static unsigned long kdamond_samples(struct damon_ctx *ctx, unsigned long us)
 {
 	return max(us / ctx->attrs.sample_us, 1UL);
@@ -50,12 +54,22 @@ static unsigned long kdamond_samples(struct damon_ctx *ctx, unsigned long us)
  */
 static void kdamond_sleep(unsigned long us)
 {
-	ktime_t expires = ktime_add_us(ktime_get(), us);
+	u64 ns;
+	ktime_t expires;
+
+	/*
+	 * Intervals may be up to 2^64-1 us, far beyond what ktime holds: in
+	 * nanoseconds the deadline would wrap into the past and the kdamond
+	 * would spin.  Anything over a century is as good as forever.
+	 */
+	if (check_mul_overflow((u64)us, (u64)NSEC_PER_USEC, &ns) ||
+	    ns > KDAMOND_SLEEP_MAX_NS)
+		ns = KDAMOND_SLEEP_MAX_NS;
+	expires = ktime_add_ns(ktime_get(), ns);
 
 	set_current_state(TASK_IDLE);
 	if (!kthread_should_stop())
-		schedule_hrtimeout_range(&expires, us * NSEC_PER_USEC / 100,
-					 HRTIMER_MODE_ABS);
+		schedule_hrtimeout_range(&expires, ns / 100, HRTIMER_MODE_ABS);
 	__set_current_state(TASK_RUNNING);
 }
 

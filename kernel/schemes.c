@@ -24,6 +24,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -266,7 +267,11 @@ static bool damos_wmarks_active(struct damos_watermarks *w)
 	now = ktime_get_ns();
 	if (now < w->next_check_ns)
 		return w->active;
-	w->next_check_ns = now + (u64)w->interval_us * NSEC_PER_USEC;
+	/* an interval too long for u64 nanoseconds means "never again" */
+	if (check_mul_overflow((u64)w->interval_us, (u64)NSEC_PER_USEC,
+			       &w->next_check_ns) ||
+	    check_add_overflow(w->next_check_ns, now, &w->next_check_ns))
+		w->next_check_ns = U64_MAX;
 	return damos_wmarks_step(w, damos_wmark_metric(w->metric));
 }
 
@@ -311,7 +316,10 @@ unsigned int damos_score(const struct damon_ctx *ctx,
 	sz_sub = ilog2(max(sz, DAMON_MIN_REGION)) - ilog2(DAMON_MIN_REGION);
 	sz_sub = min(sz_sub * 100 / (40 - ilog2(DAMON_MIN_REGION)), 100U);
 	freq_sub = min_t(unsigned long, r->nr_accesses * 100UL / samples, 100);
-	age_s = (unsigned long)r->age * (ctx->attrs.aggr_us / 1000) / 1000;
+	if (check_mul_overflow((unsigned long)r->age, ctx->attrs.aggr_us / 1000,
+			       &age_s))
+		age_s = ULONG_MAX;
+	age_s /= 1000;
 	age_sub = min_t(unsigned int, ilog2(age_s + 1) * 5, 50);
 	age_sub = r->nr_accesses ? 50 + age_sub : 50 - age_sub;
 	if (damos_wants_cold(s->action)) {
