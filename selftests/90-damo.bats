@@ -128,6 +128,7 @@ damo_setup_rich() {
 
 	run "$DAMO" record -s 5000 -a 100000 -o "$rec" "$ST_BIN/hotcold" -t 8 4 16
 	echo "$output"
+	echo "$output" > "$ST_OUTDIR/damo-record-hotcold.log"
 	[ "$status" -eq 0 ]
 	# hotcold's own line, then damo's summary
 	line=$(grep -E '^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$' <<< "$output")
@@ -167,7 +168,7 @@ damo_setup_rich() {
 	a >= hs && b <= he { hot += $3; nh++ }
 	a >= cs + 2097152 && b <= ce { cold += $3; nc++ }
 	END {
-		printf "hot %.3f (%d bins), cold %.3f (%d bins)\n", hot / nh, nh, cold / nc, nc
+		printf "hot %.3f (%d bins), cold %.3f (%d bins)\n", hot / nh, nh, cold / nc, nc > "/dev/stderr"
 		exit !(nh > 0 && nc > 0 && hot / nh > 1 && cold / nc * 4 < hot / nh)
 	}' "$D/heats"
 }
