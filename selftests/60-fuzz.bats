@@ -218,6 +218,7 @@ stats_of() {
 	grep -qE ' accepted [1-9]' "$out"
 	grep -qE 'scheme-accepted [1-9]' "$out"
 	grep -qE 'stat-checks [1-9]' "$out"
+	grep -qE 'rmdir-busy [1-9][0-9]* rmdir-while-on [1-9]' "$out"
 	grep -qE 'EINVAL=[1-9]' "$out"
 	grep -qE 'ERANGE=[1-9]' "$out"
 

@@ -3,17 +3,22 @@
  * cfsfuzz: configfs input fuzzing and stress for the DAMON selftests.
  *
  *   cfsfuzz fuzz CTXDIR SEED SECONDS PID1 PID2
- *	Builds targets t0 (PID1) and t1 (PID2) with regions under the empty
- *	context CTXDIR, then for SECONDS writes random and adversarial values
- *	(valid, boundary, huge, negative, 4 KiB long, embedded NULs, non-UTF-8
- *	bytes, partial numbers, white space variants, words with junk, empty
- *	writes) to every attribute of the context, its targets and regions, in
- *	an order drawn from SEED, interleaved with on/off/commit, reads,
- *	mkdir/rmdir of extra items and repairs to a valid setup (so that the
- *	kdamond really runs with many of the values).  Every write's result is
- *	checked against configfs-layout.md, and so is what the file reads
- *	back afterwards (the value written, or the old one after a failure).
- *	Prints "seed SEED" first, a summary last; exits 1 on any violation.
+ *	Builds targets t0 (PID1) and t1 (PID2) with regions, and schemes s0
+ *	(filters f0, f1) and s1 (filter f0) under the empty context CTXDIR,
+ *	then for SECONDS writes random and adversarial values (valid,
+ *	boundary, huge, negative, 4 KiB long, embedded NULs, non-UTF-8 bytes,
+ *	partial numbers, white space variants, words with junk, near-miss
+ *	words, long names, empty writes) to every attribute of the context,
+ *	its targets, regions, schemes, their default groups and filters (and
+ *	now and then to the read-only statistics), in an order drawn from
+ *	SEED, interleaved with on/off/commit, reads, mkdir/rmdir of extra
+ *	items and where configfs allows none, and repairs to a valid setup
+ *	(so that the kdamond really runs with many of the values).  Every
+ *	write's result is checked against configfs-layout.md, and so is what
+ *	the file reads back afterwards (the value written, or the old one
+ *	after a failure); so are rmdir's results (EBUSY exactly for what the
+ *	running setup holds) and the statistics (applied <= tried).  Prints
+ *	"seed SEED" first, a summary last; exits 1 on any violation.
  *
  *   cfsfuzz cycles CONTEXTS N PID ON_EVERY
  *	N times: mkdir a context, a target (pid PID) and a region, write
@@ -840,12 +845,41 @@ static unsigned long page;
 static unsigned long nr_writes, nr_accepted, nr_state_words, nr_on_ok,
 	nr_commit_ok, nr_commit_intr, nr_reads, nr_repairs, nr_dirops,
 	nr_scheme_writes, nr_scheme_accepted, nr_stat_checks,
-	nr_errno[134];
+	nr_rmdir_busy, nr_rmdir_on, nr_eperm, nr_errno[134];
 
 static void count_errno(int err)
 {
 	if (err >= 0 && err < 134)
 		nr_errno[err]++;
+}
+
+/*
+ * The directories that dir_op() makes and removes, and whether each is
+ * part of the running setup (made before the last "on" from off or the
+ * last commit): then, and only then, rmdir must fail with EBUSY.
+ */
+enum { X_TARGET, X_REGION, X_SCHEME, X_FILTER, NR_EXTRA };
+
+static const char *const extra_dirs[NR_EXTRA] = {
+	"targets/tx", "targets/t0/regions/rx", "schemes/sx",
+	"schemes/s0/filters/fx",
+};
+static bool extra_exists[NR_EXTRA], extra_running[NR_EXTRA];
+
+/* After writing state word @w (0 on, 1 off, 2 commit) gave @err. */
+static void note_state(int w, int err, bool was_on)
+{
+	int i;
+
+	for (i = 0; i < NR_EXTRA; i++) {
+		/* on while on changes nothing; a commit interrupted by a
+		 * signal still happens */
+		if ((w == 0 && !err && !was_on) ||
+		    (w == 2 && (!err || err == EINTR)))
+			extra_running[i] = extra_exists[i];
+		else if (w == 1 && !err)
+			extra_running[i] = false;
+	}
 }
 
 static int attr_add(const char *rel, enum kind kind, unsigned long min,
@@ -1116,6 +1150,7 @@ static void fuzz_attr(int i)
 		}
 		if (w == 1 && !err && (state_is_on() || kdamond_pid() != -1))
 			fail("still on after off (%s)", why);
+		note_state(w, err, was_on);
 		break;
 	}
 	if (err != want && err != alt) {
@@ -1354,6 +1389,7 @@ static void state_word(void)
 			fail("commit gave %s", ename(err));
 		break;
 	}
+	note_state(word[1] == 'n' ? 0 : word[1] == 'f' ? 1 : 2, err, was_on);
 	check_readback(&attrs[A_STATE], word);
 }
 
@@ -1471,17 +1507,13 @@ static void dir_op(void)
 		"schemes/s0/access_pattern", "schemes/s1/quotas",
 		"schemes/s0/watermarks", "targets/t1/regions",
 	};
-	static const char *const extra[] = {
-		"targets/tx", "targets/t0/regions/rx", "schemes/sx",
-		"schemes/s0/filters/fx",
-	};
 	char path[PATH_MAX], f[PATH_MAX + 32];
-	int which = rnd_below(6), err;
+	int which = rnd_below(NR_EXTRA + 2), err;
 	bool on;
 
 	nr_dirops++;
-	if (which >= 4) {
-		bool mk = which == 4;
+	if (which >= NR_EXTRA) {
+		bool mk = which == NR_EXTRA;
 
 		snprintf(path, sizeof(path), "%s/%s", ctxdir,
 			 mk ? no_mkdir[rnd_below(6)] : no_rmdir[rnd_below(6)]);
@@ -1489,33 +1521,43 @@ static void dir_op(void)
 		if (err != EPERM)
 			fail("%s %s: %s, expected EPERM", mk ? "mkdir" : "rmdir",
 			     path, ename(err));
+		else
+			nr_eperm++;
 		if (mk && !err)
 			do_rmdir(path);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/%s", ctxdir, extra[which]);
+	snprintf(path, sizeof(path), "%s/%s", ctxdir, extra_dirs[which]);
+	/* off: nothing runs (a kdamond that stopped by itself is reaped) */
 	on = state_is_on();
+	if (!on)
+		note_state(1, 0, false);
+	if (is_dir(path) != extra_exists[which])
+		fail("%s %s, though nobody %s it", path,
+		     extra_exists[which] ? "is gone" : "exists",
+		     extra_exists[which] ? "removed" : "made");
 	if (!is_dir(path)) {
 		err = do_mkdir(path);
+		extra_exists[which] = !err;
 		if (err) {
 			fail("mkdir %s: %s", path, ename(err));
-		} else if (which == 1 && chance(70)) {
+		} else if (which == X_REGION && chance(70)) {
 			snprintf(f, sizeof(f), "%s/start", path);
 			write_str(f, "4096");
 			snprintf(f, sizeof(f), "%s/end", path);
 			write_str(f, "8192");
-		} else if (which == 0 && chance(70)) {
+		} else if (which == X_TARGET && chance(70)) {
 			char pidbuf[32];
 
 			snprintf(f, sizeof(f), "%s/pid", path);
 			snprintf(pidbuf, sizeof(pidbuf), "%ld", pid2);
 			write_str(f, pidbuf);
-		} else if (which == 2 && chance(70)) {
+		} else if (which == X_SCHEME && chance(70)) {
 			snprintf(f, sizeof(f), "%s/action", path);
 			write_str(f, "stat");
 			snprintf(f, sizeof(f), "%s/access_pattern/min_age", path);
 			write_str(f, "3");
-		} else if (which == 3 && chance(70)) {
+		} else if (which == X_FILTER && chance(70)) {
 			snprintf(f, sizeof(f), "%s/type", path);
 			write_str(f, "target");
 			snprintf(f, sizeof(f), "%s/target", path);
@@ -1524,10 +1566,16 @@ static void dir_op(void)
 		return;
 	}
 	err = do_rmdir(path);
-	/* off (just read, so a self-stopped kdamond is cleaned up): free */
-	if (err && !(on && err == EBUSY))
-		fail("rmdir %s while %s: %s", path, on ? "on" : "off",
-		     ename(err));
+	if (err != (extra_running[which] ? EBUSY : 0))
+		fail("rmdir %s while %s, %s the running setup: %s", path,
+		     on ? "on" : "off",
+		     extra_running[which] ? "part of" : "not in", ename(err));
+	if (err == EBUSY)
+		nr_rmdir_busy++;
+	if (!err && on)
+		nr_rmdir_on++;
+	if (!err)
+		extra_exists[which] = extra_running[which] = false;
 }
 
 /* The files of scheme @name with @nr_filters filters f0, f1, ... */
@@ -1775,10 +1823,11 @@ static int cmd_fuzz(int argc, char **argv)
 	printf("ops %lu writes %lu accepted %lu scheme-writes %lu "
 	       "scheme-accepted %lu state-words %lu on-ok %lu "
 	       "commit-ok %lu commit-eintr %lu reads %lu stat-checks %lu "
-	       "repairs %lu dirops %lu\n", nr_ops, nr_writes, nr_accepted,
+	       "repairs %lu dirops %lu (rmdir-busy %lu rmdir-while-on %lu "
+	       "eperm %lu)\n", nr_ops, nr_writes, nr_accepted,
 	       nr_scheme_writes, nr_scheme_accepted, nr_state_words, nr_on_ok,
 	       nr_commit_ok, nr_commit_intr, nr_reads, nr_stat_checks,
-	       nr_repairs, nr_dirops);
+	       nr_repairs, nr_dirops, nr_rmdir_busy, nr_rmdir_on, nr_eperm);
 	printf("errnos:");
 	for (i = 0; i < 134; i++)
 		if (nr_errno[i])
