@@ -29,6 +29,10 @@ setup() {
 teardown() {
 	damo_trace_off
 	cfs_teardown
+	if [ -n "${DAMO_CG:-}" ]; then
+		rmdir "$DAMO_CG/damo-test.service" 2>/dev/null || true
+		umount "$DAMO_CG" 2>/dev/null || true
+	fi
 }
 
 # ------------------------------------------------------------ helpers
@@ -342,6 +346,35 @@ damo_setup_rich() {
 	run "$DAMO" restore "$D/cmd.conf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cmd.conf:3: target app: no process runs '/no/such/program --flag'"* ]]
+	[ -z "$(damo_contexts)" ]
+}
+
+@test "damo restore resolves targets by systemd unit (the unit's cgroup)" {
+	local cg=$BATS_TEST_TMPDIR/cg
+	st_require_fs cgroup2
+	mkdir "$cg"
+	mount -t cgroup2 none "$cg"
+	DAMO_CG=$cg
+	mkdir "$cg/damo-test.service"
+	st_start_hotcold 1 2
+	echo "$ST_PID" > "$cg/damo-test.service/cgroup.procs"
+	grep -qx '0::/damo-test.service' "/proc/$ST_PID/cgroup"
+	cat > "$D/unit.conf" <<-EOF
+	context byunit {
+		target app {
+			unit damo-test
+		}
+		state on
+	}
+	EOF
+	"$DAMO" restore "$D/unit.conf"
+	[ "$(cfs_read "$CFS_CTXS/byunit/targets/app/pid")" = "$ST_PID" ]
+	[ "$(cfs_state byunit)" = on ]
+	"$DAMO" clear
+	sed -i 's/unit damo-test/unit other.service/' "$D/unit.conf"
+	run "$DAMO" restore "$D/unit.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"unit.conf:3: target app: no process runs 'other.service'"* ]]
 	[ -z "$(damo_contexts)" ]
 }
 
