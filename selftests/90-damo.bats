@@ -14,6 +14,7 @@ load configfs
 
 DAMO=$ST_DIR/../tools/out/damo
 TOOLS_TESTS=$ST_DIR/../tools/tests
+FAILOPEN=$ST_DIR/../tools/out/failopen.so
 TRACEFS=/sys/kernel/tracing
 MIB=$((1024 * 1024))
 
@@ -432,4 +433,34 @@ damo_setup_rich() {
 	"$DAMO" save "$D/after.conf"
 	diff "$D/before.conf" "$D/after.conf"
 	[ "$(damo_contexts)" = "batch web" ]
+}
+
+@test "damo restore turns off what it turned on when a later step fails" {
+	st_start_hotcold 1 2
+	cat > "$D/z.conf" <<-EOF
+	context first {
+		target t {
+			pid $ST_PID
+		}
+		state on
+	}
+	context second {
+		target t {
+			pid $ST_PID
+		}
+		state on
+	}
+	EOF
+	[ -f "$FAILOPEN" ]
+	# the "on" of the second context is refused (fault injection)
+	FAILOPEN_PATH=$CFS_CTXS/second/state LD_PRELOAD=$FAILOPEN \
+		run "$DAMO" restore "$D/z.conf"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"z.conf:11: writing 'on' to $CFS_CTXS/second/state: Operation not permitted"* ]]
+	[[ "$output" == *"rolled back: turned off 1 context and removed the 4 directories made"* ]]
+	[ -z "$(damo_contexts)" ]
+	# without the fault, the same file works
+	"$DAMO" restore "$D/z.conf"
+	[ "$(cfs_state first)" = on ] && [ "$(cfs_state second)" = on ]
 }

@@ -476,7 +476,9 @@ static void rollback(struct applier *ap)
 			damo_err("rollback: removing %s: %s", ap->made[i - 1],
 				 strerror(errno));
 	if (ap->nr_made)
-		damo_err("rolled back: removed the %zu directories made", ap->nr_made);
+		damo_err("rolled back: turned off %zu context%s and removed the %zu director%s made",
+			 ap->nr_on, ap->nr_on == 1 ? "" : "s", ap->nr_made,
+			 ap->nr_made == 1 ? "y" : "ies");
 }
 
 static void applier_free(struct applier *ap)
