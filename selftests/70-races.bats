@@ -317,7 +317,6 @@ swap_off_zram() {
 	cfs_mktarget act t0
 	cfs_mkscheme act s0
 	s=$c/schemes/s0
-	cfs_set "$s/action" pageout
 	# Eight rounds of 32 MiB, each process killed in the middle of its
 	# pageout; half of them the kdamond has another target to go on
 	# with, two of the others off is written as the process is killed.
@@ -332,6 +331,20 @@ swap_off_zram() {
 	grep -qx 'COUNT survived OK 4' "$out"
 	# The kills did land while pages were leaving (else this tested
 	# nothing): each round waits for that, up to 20 s.
+	grep -qE '^COUNT kill-mid-action OK [1-9]' "$out"
+	stopped act
+
+	# The same with willneed: processes that paged themselves out are
+	# killed while the kdamond reads their memory back.
+	"$FUZZ" race exit-action "$c" 4 32 "$SLEEPER_PID" willneed > "$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	cat "$out"
+	sed -n 's/^round/# round/p' "$out" >&3
+	counts "$out" on OK
+	counts "$out" off OK
+	grep -qx 'COUNT stopped-by-itself OK 1' "$out"
+	grep -qx 'COUNT off-at-exit OK 1' "$out"
+	grep -qx 'COUNT survived OK 2' "$out"
 	grep -qE '^COUNT kill-mid-action OK [1-9]' "$out"
 	stopped act
 

@@ -2255,11 +2255,12 @@ static int race_exit_only(const char *ctx, unsigned long rounds)
 
 /*
  * A target for exit-action: maps @mib MiB of private anonymous memory,
- * writes to every page, says so through a pipe, then sleeps (@busy false)
- * or keeps reading a word of every page (so that what is paged out comes
- * back at once), until killed.  -1 if it could not.
+ * writes to every page (and, with @out, pages it all out itself), says so
+ * through a pipe, then sleeps (@busy false) or keeps reading a word of
+ * every page (so that what is paged out comes back at once), until
+ * killed.  -1 if it could not.
  */
-static pid_t spawn_victim(unsigned long mib, bool busy)
+static pid_t spawn_victim(unsigned long mib, bool busy, bool out)
 {
 	size_t len = mib << 20, i;
 	int fds[2];
@@ -2282,6 +2283,8 @@ static pid_t spawn_victim(unsigned long mib, bool busy)
 		/* not all one value: zram would store such pages for free */
 		for (i = 0; i < len; i += page)
 			mem[i] = (unsigned char)(i / page) | 1;
+		if (out && madvise((void *)mem, len, MADV_PAGEOUT))
+			_exit(1);
 		if (write(fds[1], "r", 1) != 1)
 			_exit(1);
 		for (;;) {
@@ -2314,6 +2317,21 @@ static long rss_pages(pid_t pid)
 	return res;
 }
 
+/* Pages in the swap cache (/proc/meminfo SwapCached), or -1. */
+static long swap_cached_pages(void)
+{
+	static char buf[8192];
+	const char *at;
+	long kib;
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	at = strstr(buf, "\nSwapCached:");
+	if (!at || sscanf(at + 12, "%ld", &kib) != 1)
+		return -1;
+	return kib * 1024 / (long)page;
+}
+
 static bool read_ulong(const char *dir, const char *file, unsigned long *v)
 {
 	char buf[64];
@@ -2335,21 +2353,24 @@ static bool read_stats(const char *s0, unsigned long v[NR_STATS])
 }
 
 /*
- * exit-action CTX ROUNDS MIB PID: CTX is off, with valid attributes, a
- * target t0 and a pageout scheme s0 (no quota, no watermarks).  Each
- * round a new process with MIB MiB is t0, and is killed while s0 pages
- * its memory out: once 1 to 70 % of it has left (resident pages, polled
- * every millisecond).  Even rounds t0 is the only target, and the kdamond
- * must stop by itself (in the second half of the rounds, "off" is written
- * at once instead, racing that); odd rounds a target t1 (PID, which
- * lives) keeps it going, and it must go on aggregating, until turned off.
- * Rounds 2 and 3
- * of every four, the process keeps reading its memory back in and s0
- * acts on any access count.  Then the statistics must add up, and show
- * the action that the exit interrupted.
+ * exit-action CTX ROUNDS MIB PID [willneed]: CTX is off, with valid
+ * attributes, a target t0 and a scheme s0 (no quota, no watermarks),
+ * whose action this sets to pageout (or willneed).  Each round a new
+ * process with MIB MiB is t0, and is killed while s0 pages its memory
+ * out: once 1 to 70 % of it has left (resident pages, polled every
+ * millisecond).  With willneed the process has paged all of it out
+ * itself, and is killed while s0 reads it back into the swap cache, once
+ * 1 to 70 % of it is there (SwapCached).  Even rounds t0 is the only
+ * target, and the kdamond must stop by itself (in the second half of the
+ * rounds, "off" is written at once instead, racing that); odd rounds a
+ * target t1 (PID, which lives) keeps it going, and it must go on
+ * aggregating, until turned off.  With pageout, rounds 2 and 3 of every
+ * four, the process keeps reading its memory back in and s0 acts on any
+ * access count.  Then the statistics must add up, and show the action
+ * that the exit interrupted.
  */
 static int race_exit_action(const char *ctx, unsigned long rounds,
-			    unsigned long mib, long survivor)
+			    unsigned long mib, long survivor, bool willneed)
 {
 	unsigned long i, st[NR_STATS], again[NR_STATS], n0, n, pages;
 	char t0[1200], t1[1200], s0[1200], buf[32];
@@ -2363,14 +2384,17 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 	snprintf(t0, sizeof(t0), "%s/targets/t0", ctx);
 	snprintf(t1, sizeof(t1), "%s/targets/t1", ctx);
 	snprintf(s0, sizeof(s0), "%s/schemes/s0", ctx);
+	err = writef(s0, "action", willneed ? "willneed" : "pageout");
+	if (err)
+		return race_fail("action: %s", ename(err));
 	for (i = 0; i < rounds; i++) {
 		alone = !(i & 1);
-		busy = i & 2;
+		busy = !willneed && (i & 2);
 		off_at_exit = alone && i >= rounds / 2;
-		v = spawn_victim(mib, busy);
+		v = spawn_victim(mib, busy, willneed);
 		if (v < 0)
-			return race_fail("round %lu: no process with %lu MiB",
-					 i, mib);
+			return race_fail("round %lu: no process with %lu MiB%s",
+					 i, mib, willneed ? " paged out" : "");
 		err = writef(t0, "pid", "%d", v);
 		if (!err)
 			err = writef(s0, "access_pattern/max_nr_accesses",
@@ -2391,12 +2415,15 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 		kpid = readf(ctx, "kdamond_pid", buf, sizeof(buf)) ?
 		       strtol(buf, NULL, 10) : -2;
 
-		r0 = rss_pages(v);
-		thresh = r0 - (long)(pages * (1 + rnd_below(70)) / 100) - 1;
+		/* "dropped": the action has moved that many pages */
+		r0 = willneed ? swap_cached_pages() : rss_pages(v);
+		thresh = (long)(pages * (1 + rnd_below(70)) / 100) + 1;
+		thresh = willneed ? r0 + thresh : r0 - thresh;
 		dropped = false;
 		for (tries = 0; tries < 20000 && !dropped; tries++) {
-			r = rss_pages(v);
-			dropped = r >= 0 && r <= thresh;
+			r = willneed ? swap_cached_pages() : rss_pages(v);
+			dropped = r >= 0 && (willneed ? r >= thresh :
+					     r <= thresh);
 			if (!dropped)
 				sleep_us(1000);
 		}
@@ -2411,12 +2438,12 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 
 		if (off_at_exit) {
 			if (err || !stopped(ctx))
-				return race_fail("round %lu: off as the only target exited during pageout: %s",
+				return race_fail("round %lu: off as the only target exited during the action: %s",
 						 i, ename(err));
 		} else if (alone) {
 			/* its only target gone, the kdamond stops by itself */
 			if (!wait_off(ctx) || !stopped(ctx))
-				return race_fail("round %lu: still on 30 s after the only target exited during pageout",
+				return race_fail("round %lu: still on 30 s after the only target exited during the action",
 						 i);
 			tally("stopped-by-itself", 0);
 		} else {
@@ -2435,7 +2462,7 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 			    strcmp(buf, "on\n") ||
 			    !readf(ctx, "kdamond_pid", buf, sizeof(buf)) ||
 			    strtol(buf, NULL, 10) != kpid)
-				return race_fail("round %lu: the kdamond (pid %ld) did not go on with t1 after t0 exited during pageout: state %s",
+				return race_fail("round %lu: the kdamond (pid %ld) did not go on with t1 after t0 exited during the action: state %s",
 						 i, kpid,
 						 readf(ctx, "state", buf, sizeof(buf)) ?
 						 buf : "unreadable");
@@ -2450,11 +2477,12 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 		/* stopped: the final counts, to stay as they are */
 		if (!read_stats(s0, st) || !read_stats(s0, again))
 			return race_fail("round %lu: cannot read the stats", i);
-		printf("round %lu: %s %s: killed at %ld of %ld resident pages; stats %lu %lu %lu %lu %lu\n",
-		       i, busy ? "busy" : "idle",
+		printf("round %lu: %s %s: killed at %ld %s pages, from %ld; stats %lu %lu %lu %lu %lu\n",
+		       i, willneed ? "willneed" : busy ? "busy" : "idle",
 		       off_at_exit ? "alone, off at once" :
-		       alone ? "alone" : "with t1",
-		       r, r0, st[0], st[1], st[2], st[3], st[4]);
+		       alone ? "alone" : "with t1", r,
+		       willneed ? "swap-cached" : "resident", r0,
+		       st[0], st[1], st[2], st[3], st[4]);
 		if (memcmp(st, again, sizeof(st)))
 			race_fail("round %lu: the stats change while off", i);
 		if (st[ST_NR_APPLIED] > st[ST_NR_TRIED] ||
@@ -2462,11 +2490,11 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 		    st[ST_SZ_TRIED] % page || st[ST_SZ_APPLIED] % page ||
 		    (st[ST_NR_TRIED] && st[ST_SZ_TRIED] / st[ST_NR_TRIED] < page) ||
 		    (!st[ST_NR_TRIED] && st[ST_SZ_TRIED]) || st[4])
-			race_fail("round %lu: stats that no pageout without a quota could give",
+			race_fail("round %lu: stats that no action without a quota could give",
 				  i);
-		/* memory left: pageout acted, and was counted */
+		/* memory moved: the action acted, and was counted */
 		if (dropped && (!st[ST_NR_APPLIED] || !st[ST_SZ_APPLIED]))
-			race_fail("round %lu: memory was paged out, but the stats show nothing applied",
+			race_fail("round %lu: memory was moved, but the stats show nothing applied",
 				  i);
 	}
 	return 0;
@@ -2703,9 +2731,10 @@ static int cmd_race(int argc, char **argv)
 		race_dirs(dir, rounds, pid);
 	else if (!strcmp(mode, "reads"))
 		race_reads(dir, rounds);
-	else if (!strcmp(mode, "exit-action") && argc == 7)
+	else if (!strcmp(mode, "exit-action") &&
+		 (argc == 7 || (argc == 8 && !strcmp(argv[7], "willneed"))))
 		race_exit_action(dir, rounds, strtoul(argv[5], NULL, 10),
-				 strtol(argv[6], NULL, 10));
+				 strtol(argv[6], NULL, 10), argc == 8);
 	else
 		return 2;
 	print_tallies();
