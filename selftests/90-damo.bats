@@ -231,6 +231,17 @@ damo_setup_rich() {
 	run "$DAMO" record -o "$D/x" /nonexistent/command
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cannot run /nonexistent/command: No such file or directory"* ]]
+	# a command damo started is stopped again when the set-up fails
+	run "$DAMO" record -s 300000 -a 100000 -o "$D/x" "$ST_BIN/sleeper" 3>&-
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"writing 'on' to "*"/state: Invalid argument"* ]]
+	! pgrep -f "^$ST_BIN/sleeper" || false
+	# and no record file is left behind; an older one is kept in place
+	[ ! -e "$D/x" ]
+	echo old > "$D/x"
+	run "$DAMO" record -n 2 -o "$D/x" "$ST_PID"
+	[ "$status" -eq 1 ]
+	[ "$(cat "$D/x")" = old ] && [ ! -e "$D/x.old" ]
 	[ "$(damo_contexts)" = taken ]
 }
 
@@ -265,8 +276,13 @@ damo_setup_rich() {
 }
 
 @test "damon:damos_before_apply fires once per region a scheme tries" {
-	local c=$CFS_CTXS/tr s tried
+	local c=$CFS_CTXS/tr s tried n
+	local f=$TRACEFS/events/damon/damos_before_apply/format
 	damo_trace_on damos_before_apply
+	for n in context_idx scheme_idx target_idx start end nr_accesses age \
+		nr_regions; do
+		grep -q "field:.* $n;" "$f"
+	done
 	st_start_hotcold 2 8
 	mkdir "$c" "$c/targets/t" "$c/schemes/s0" "$c/schemes/hot"
 	echo "$ST_PID" > "$c/targets/t/pid"

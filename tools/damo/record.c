@@ -262,6 +262,7 @@ int cmd_record(int argc, char **argv)
 	long target_pid = 0;
 	FILE *f = NULL;
 	struct stat st;
+	bool old_moved = false;
 	int c, i, r, ret = 1;
 
 	while ((c = getopt_long(argc, argv, "+s:a:u:n:m:o:c:l:h", opts,
@@ -334,6 +335,7 @@ int cmd_record(int argc, char **argv)
 			free(old);
 			goto out_free;
 		}
+		old_moved = true;
 		free(old);
 	}
 	f = fopen(out, "wb");
@@ -440,7 +442,8 @@ int cmd_record(int argc, char **argv)
 	}
 	ret = 0;
 out_cleanup:
-	if (stop_signal && rc.child && !rc.child_reaped)
+	/* a command we started goes when we stop early or fail */
+	if ((stop_signal || ret) && rc.child && !rc.child_reaped)
 		kill(rc.child, SIGTERM);
 	cleanup(&rc);
 	if (rc.child)
@@ -450,6 +453,16 @@ out_close:
 	if (f && fclose(f)) {
 		damo_err("writing %s: %s", out, strerror(errno));
 		ret = 1;
+	}
+	if (ret && !recorded) {
+		/* nothing recorded: leave the files as they were */
+		unlink(out);
+		if (old_moved) {
+			char *old = xasprintf("%s.old", out);
+
+			rename(old, out);
+			free(old);
+		}
 	}
 	if (!ret) {
 		fprintf(stderr, "%s: %llu snapshots of %llu aggregations recorded to %s",
