@@ -124,13 +124,14 @@ selftests:
 		$(MAKE) --no-print-directory selftests-$$f || rc=1; \
 	done; exit $$rc
 
-selftests-normal: uml-normal
+# The 90-damo suite runs tools/out/damo.
+selftests-normal: uml-normal tools
 	@$(MAKE) -s -C selftests
 	@mkdir -p $(RESULTS)
 	@scripts/run-selftests.sh $(UML) $(RESULTS)/$(ST_STAGE_normal)
 
 # The debug kernel runs everything several times slower.
-selftests-debug: uml-debug
+selftests-debug: uml-debug tools
 	@$(MAKE) -s -C selftests
 	@mkdir -p $(RESULTS)/debug
 	@ST_TIMEOUT=$${ST_TIMEOUT:-7200} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-900} \
