@@ -256,6 +256,16 @@ test_report_errors() {
 	expect_fail "unknown command 'recrod'" "$DAMO" recrod
 }
 
+test_record_args() {
+	expect_fail "sample_us: 'abc' is not a decimal number" \
+		"$DAMO" record -s abc true
+	expect_fail "record: no target (a PID or a command)" "$DAMO" record -o x
+	expect_fail "'0' is not a pid" "$DAMO" record 0
+	expect_fail "--context: 'a/b' is not a directory name" \
+		"$DAMO" record -c a/b true
+	[ ! -e x ]
+}
+
 test_help() {
 	local c
 	for c in record save restore clear; do
@@ -408,6 +418,7 @@ t "report heats --guide: time spans and ranges per pid" test_guide
 t "report heatmap on a terminal: characters and colours" test_heatmap_term
 t "report heatmap -o: a 1000x640 PNG" test_heatmap_png
 t "report: errors name the file, option or value" test_report_errors
+t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
 t "no configfs: a clear message, nothing written" test_no_configfs
 t "restore --dry-run: checks, resolves, prints the writes in order" test_restore_dry_run
