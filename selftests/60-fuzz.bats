@@ -92,12 +92,12 @@ valid_name() {
 # features_regex PREFIX: the words that features lists after PREFIX
 # ("ops:"), as a regex.
 features_regex() {
-	local w out=() IFS=' '
+	local w words=() IFS=' '
 	for w in ${DUMP[$CFS/features]%'\x0a'}; do
-		[[ "$w" != "$1"* ]] || out+=("${w#"$1"}")
+		[[ "$w" != "$1"* ]] || words+=("${w#"$1"}")
 	done
 	IFS='|'
-	echo "${out[*]}"
+	echo "${words[*]}"
 }
 
 # valid_scheme DIR STATE: every file of the scheme, its default groups and
@@ -187,12 +187,12 @@ valid_tree() {
 
 # stats_of CTX SCHEME: "NR_TRIED SZ_TRIED NR_APPLIED SZ_APPLIED QT_EXCEEDS"
 stats_of() {
-	local d=$CFS_CTXS/$1/schemes/$2/stats f v out=()
+	local d=$CFS_CTXS/$1/schemes/$2/stats f v vals=()
 	for f in nr_tried sz_tried nr_applied sz_applied qt_exceeds; do
 		v=$(cfs_read "$d/$f") || return 1
-		out+=("$v")
+		vals+=("$v")
 	done
-	echo "${out[*]}"
+	echo "${vals[*]}"
 }
 
 @test "fuzzed writes to every file of a context, its targets, regions, schemes and filters" {

@@ -872,8 +872,10 @@ static void note_state(int w, int err, bool was_on)
 	int i;
 
 	for (i = 0; i < NR_EXTRA; i++) {
-		/* on while on changes nothing; a commit interrupted by a
-		 * signal still happens */
+		/*
+		 * on while on changes nothing; a commit interrupted by a
+		 * signal still happens
+		 */
 		if ((w == 0 && !err && !was_on) ||
 		    (w == 2 && (!err || err == EINTR)))
 			extra_running[i] = extra_exists[i];
@@ -1763,8 +1765,10 @@ static int fuzz_setup(void)
 	return 0;
 }
 
-/* An attribute to fuzz: as often one of the context, targets and regions
- * as one of the schemes; read-only files now and then. */
+/*
+ * An attribute to fuzz: as often one of the context, targets and regions
+ * as one of the schemes; read-only files now and then.
+ */
 static int pick_attr(void)
 {
 	int i;
@@ -2401,8 +2405,11 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 				     busy ? "4294967295" : "0");
 		if (!err && alone && is_dir(t1))
 			err = do_rmdir(t1);
-		if (!err && !alone && !is_dir(t1) && !(err = do_mkdir(t1)))
-			err = writef(t1, "pid", "%ld", survivor);
+		if (!err && !alone && !is_dir(t1)) {
+			err = do_mkdir(t1);
+			if (!err)
+				err = writef(t1, "pid", "%ld", survivor);
+		}
 		if (!err)
 			err = writef(ctx, "state", "on");
 		tally("on", err);
