@@ -226,7 +226,7 @@ static int save_children(struct conf_node *parent, const char *dir,
 			names[i] = names[nr - 1 - i];
 			names[nr - 1 - i] = t;
 		}
-	} else {
+	} else if (nr) {
 		qsort(names, nr, sizeof(*names), name_cmp);
 	}
 	for (i = 0; i < nr && !r; i++) {

@@ -82,6 +82,31 @@ static unsigned char *simple_record(size_t *len)
 	return build(sn, 25, len);
 }
 
+/* The n-byte (4 or 8) native integer at buf + off; no alignment needed. */
+static uint64_t at(const unsigned char *buf, size_t off, size_t n)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	if (n == 4) {
+		memcpy(&v32, buf + off, 4);
+		return v32;
+	}
+	memcpy(&v64, buf + off, 8);
+	return v64;
+}
+
+/* Store the n-byte native integer v at buf + off. */
+static void put(unsigned char *buf, size_t off, size_t n, uint64_t v)
+{
+	uint32_t v32 = (uint32_t)v;
+
+	if (n == 4)
+		memcpy(buf + off, &v32, 4);
+	else
+		memcpy(buf + off, &v, 8);
+}
+
 static int test_rec_roundtrip(void)
 {
 	struct rec_region r[2] = { { 1, 2, 3 }, { 4096, 1ULL << 47, 7 } };
@@ -96,10 +121,10 @@ static int test_rec_roundtrip(void)
 	/* 20 + 2 tasks * 12 + 2 regions * 20, then 20 + 12 + 40 */
 	CHECK(len == 84 + 72);
 	/* the layout, byte for byte: sec, nsec, nr_tasks, pid, nr_regions */
-	CHECK(*(int64_t *)buf == 5 && *(int64_t *)(buf + 8) == 123456789);
-	CHECK(*(uint32_t *)(buf + 16) == 2 && *(uint64_t *)(buf + 20) == 7);
-	CHECK(*(uint32_t *)(buf + 28) == 2 && *(uint64_t *)(buf + 32) == 1);
-	CHECK(*(uint64_t *)(buf + 40) == 2 && *(uint32_t *)(buf + 48) == 3);
+	CHECK(at(buf, 0, 8) == 5 && at(buf, 8, 8) == 123456789);
+	CHECK(at(buf, 16, 4) == 2 && at(buf, 20, 8) == 7);
+	CHECK(at(buf, 28, 4) == 2 && at(buf, 32, 8) == 1);
+	CHECK(at(buf, 40, 8) == 2 && at(buf, 48, 4) == 3);
 	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == 0);
 	CHECK(rec.nr_snapshots == 2 && !rec.truncated_bytes);
 	CHECK(rec.snapshots[0].time_ns == 5123456789LL);
@@ -162,12 +187,12 @@ static int test_rec_malformed(void)
 	r.end = 9000;
 	free(buf);
 	buf = build(&s, 1, &len);
-	*(int64_t *)(buf + 8) = 1000000000;
+	put(buf, 8, 8, 1000000000);
 	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "nsec"));
 	/* an absurd nr_regions is a truncation, not a huge allocation */
-	*(int64_t *)(buf + 8) = 0;
-	*(uint32_t *)(buf + 28) = 0xffffffff;
+	put(buf, 8, 8, 0);
+	put(buf, 28, 4, 0xffffffff);
 	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == 0);
 	CHECK(rec.nr_snapshots == 0 && rec.truncated_bytes == len);
 	rec_free(&rec);
@@ -619,7 +644,7 @@ static int mkproc(const char *root, const char *pid, const char *cmdline,
 
 static int test_resolve(void)
 {
-	char root[] = "/tmp/damo-unit-proc.XXXXXX";
+	char root[] = "/tmp/damo-unit-proc.XXXXXX", *p;
 	long pid = 0;
 
 	CHECK(mkdtemp(root));
@@ -631,7 +656,9 @@ static int test_resolve(void)
 		      "12:cpu:/user.slice\n0::/system.slice/db.service\n", "300"));
 	CHECK(!mkproc(root, "103", "/usr/bin/other\0", 15,
 		      "0::/user.slice/session-1.scope\n", "200"));
-	mkdir(xasprintf("%s/self", root), 0755);
+	p = xasprintf("%s/self", root);
+	mkdir(p, 0755);
+	free(p);
 
 	CHECK(resolve_command(root, "/usr/bin/app --flag two", &pid) == 0);
 	CHECK(pid == 100);
