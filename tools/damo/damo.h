@@ -132,6 +132,16 @@ struct dist_args {
 /* ------------------------------------------------------------ heatmap.c */
 
 int heatmap_png(const struct heats *h, const char *path, const char *title);
+
+/* One line of a plot: n points (x[i], y[i]) of a target. */
+struct plot_series {
+	uint64_t pid;
+	size_t n;
+	double *x, *y;
+};
+
+int plot_png(const char *path, const struct plot_series *s, size_t nr,
+	     const char *xlabel, const char *ylabel, const char *title);
 void heatmap_term(FILE *out, const struct heats *h, bool color);
 
 /* ------------------------------------------------------------ record.c */

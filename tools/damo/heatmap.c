@@ -254,3 +254,113 @@ void heatmap_term(FILE *out, const struct heats *h, bool color)
 		fprintf(out, "\"%s\" (0..max)\n", shades);
 	}
 }
+
+/*
+ * A line plot of the wss or nr_regions distribution (the seed's --plot):
+ * one line with points per target, x and y axes from 0 to their maximum.
+ */
+int plot_png(const char *path, const struct plot_series *s, size_t nr,
+	     const char *xlabel, const char *ylabel, const char *title)
+{
+	static const double colors[][3] = {
+		{ 0.12, 0.35, 0.70 }, { 0.85, 0.33, 0.10 },
+		{ 0.20, 0.60, 0.20 }, { 0.55, 0.25, 0.65 },
+	};
+	const int W = 800, H = 500, L = 110, R = 30, T = 50, B = 70;
+	const double pw = W - L - R, ph = H - T - B;
+	double xmax = 0, ymax = 0, step, v;
+	cairo_surface_t *sf;
+	cairo_status_t st;
+	cairo_t *cr;
+	char buf[64];
+	size_t i, k;
+
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < s[i].n; k++) {
+			if (s[i].x[k] > xmax)
+				xmax = s[i].x[k];
+			if (s[i].y[k] > ymax)
+				ymax = s[i].y[k];
+		}
+	if (xmax <= 0)
+		xmax = 100;
+	if (ymax <= 0)
+		ymax = 1;
+	sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+	cr = cairo_create(sf);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, L - 0.5, T - 0.5, pw + 1, ph + 1);
+	cairo_stroke(cr);
+
+	cairo_set_font_size(cr, 12);
+	step = nice_step(xmax, 10);
+	for (v = 0; v <= xmax * (1 + 1e-9); v += step) {
+		double x = L + pw * v / xmax;
+
+		cairo_move_to(cr, x, T + ph);
+		cairo_line_to(cr, x, T + ph + 5);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%g", v);
+		text_at(cr, x, T + ph + 8, buf, 0.5, 1);
+	}
+	step = nice_step(ymax, 8);
+	for (v = 0; v <= ymax * (1 + 1e-9); v += step) {
+		double y = T + ph - ph * v / ymax;
+
+		cairo_move_to(cr, L - 5, y);
+		cairo_line_to(cr, L, y);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%.4g", v);
+		text_at(cr, L - 8, y, buf, 1, 0.5);
+	}
+	cairo_set_font_size(cr, 13);
+	text_at(cr, L + pw / 2, H - 22, xlabel, 0.5, 1);
+	cairo_save(cr);
+	cairo_translate(cr, 18, T + ph / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, ylabel, 0.5, 0.5);
+	cairo_restore(cr);
+	cairo_set_font_size(cr, 15);
+	text_at(cr, W / 2.0, 20, title, 0.5, 0.5);
+
+	cairo_set_line_width(cr, 2);
+	cairo_set_font_size(cr, 12);
+	for (i = 0; i < nr; i++) {
+		const double *c = colors[i % 4];
+
+		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+		for (k = 0; k < s[i].n; k++) {
+			double x = L + pw * s[i].x[k] / xmax;
+			double y = T + ph - ph * s[i].y[k] / ymax;
+
+			if (k)
+				cairo_line_to(cr, x, y);
+			else
+				cairo_move_to(cr, x, y);
+		}
+		cairo_stroke(cr);
+		for (k = 0; k < s[i].n; k++) {
+			cairo_arc(cr, L + pw * s[i].x[k] / xmax,
+				  T + ph - ph * s[i].y[k] / ymax, 3, 0, 2 * M_PI);
+			cairo_fill(cr);
+		}
+		snprintf(buf, sizeof(buf), "pid %llu",
+			 (unsigned long long)s[i].pid);
+		text_at(cr, L + 10, T + 12 + 16 * i, buf, 0, 0.5);
+	}
+	cairo_destroy(cr);
+	st = cairo_surface_write_to_png(sf, path);
+	cairo_surface_destroy(sf);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		damo_err("cannot write %s: %s", path,
+			 st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) :
+			 cairo_status_to_string(st));
+		return -EIO;
+	}
+	return 0;
+}

@@ -421,8 +421,11 @@ static int u64_cmp(const void *a, const void *b)
 }
 
 static int print_dist(FILE *out, const struct record *rec,
-		      enum dist_metric m, const struct dist_args *d)
+		      enum dist_metric m, const struct dist_args *d,
+		      struct plot_series **seriesp, size_t *nr_seriesp)
 {
+	struct plot_series *series = NULL, *cur;
+	size_t nr_series = 0;
 	uint64_t *pids = NULL, *vals;
 	size_t nr_pids = 0, nr, i, k;
 	uint32_t ti, ri;
@@ -482,6 +485,10 @@ static int print_dist(FILE *out, const struct record *rec,
 		for (i = 0; i < nr; i++)
 			sum += vals[i];
 		fprintf(out, "# avr:\t%llu\n", (unsigned long long)(sum / nr));
+		series = xrealloc(series, (nr_series + 1) * sizeof(*series));
+		cur = &series[nr_series++];
+		memset(cur, 0, sizeof(*cur));
+		cur->pid = pids[k];
 		for (p = d->start; d->step > 0 ? p < d->stop : p > d->stop;
 		     p += d->step) {
 			long idx = (long)(p / 100.0 * (double)nr);
@@ -495,10 +502,17 @@ static int print_dist(FILE *out, const struct record *rec,
 			}
 			fprintf(out, "%d\t%llu\n", p,
 				(unsigned long long)vals[idx]);
+			cur->x = xrealloc(cur->x, (cur->n + 1) * sizeof(double));
+			cur->y = xrealloc(cur->y, (cur->n + 1) * sizeof(double));
+			cur->x[cur->n] = p;
+			cur->y[cur->n] = (double)vals[idx];
+			cur->n++;
 		}
 	}
 	free(vals);
 	free(pids);
+	*seriesp = series;
+	*nr_seriesp = nr_series;
 	return rc;
 }
 
@@ -553,7 +567,8 @@ static const char dist_usage[] =
 "                       sort the values before taking percentiles (size,\n"
 "                       default) or keep them in time order\n"
 "      --skip N         ignore each target's first N snapshots, as the\n"
-"                       regions are still adapting (default 20)\n";
+"                       regions are still adapting (default 20)\n"
+"  -p, --plot FILE.png  also draw the values printed, one line per target\n";
 
 static const char raw_usage[] =
 "usage: damo report raw [-i FILE]\n"
@@ -790,7 +805,9 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dist_args d = { 0, 101, 25, true, 20 };
-	const char *input = DAMO_DEFAULT_RECORD;
+	const char *input = DAMO_DEFAULT_RECORD, *plot = NULL;
+	struct plot_series *series;
+	size_t nr_series, k;
 	struct record rec;
 	long v[3];
 	uint64_t u;
@@ -845,8 +862,8 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 			d.skip = u;
 			break;
 		case 'p':
-			damo_err("--plot (gnuplot) is not supported; use `damo report heatmap -o FILE.png` for images");
-			return 1;
+			plot = optarg;
+			break;
 		case 'h':
 			fputs(dist_usage, stdout);
 			return 0;
@@ -861,8 +878,20 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 	}
 	if (rec_load(input, &rec))
 		return 1;
-	rc = print_dist(stdout, &rec, m, &d);
+	rc = print_dist(stdout, &rec, m, &d, &series, &nr_series);
 	rec_free(&rec);
+	if (!rc && plot)
+		rc = plot_png(plot, series, nr_series,
+			      d.sort ? "percentile" : "runtime (percent)",
+			      m == DIST_WSS ? "working set size (bytes)" :
+			      "number of regions",
+			      m == DIST_WSS ? "DAMON: working set size" :
+			      "DAMON: number of regions");
+	for (k = 0; k < nr_series; k++) {
+		free(series[k].x);
+		free(series[k].y);
+	}
+	free(series);
 	return rc ? 1 : 0;
 }
 

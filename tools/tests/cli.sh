@@ -218,6 +218,12 @@ test_heatmap_png() {
 	[ "$(head -c 8 "$T/h.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 	# IHDR: 1000 x 640
 	[ "$(od -An -tu1 -j16 -N8 "$T/h.png" | tr -s ' ')" = " 0 0 3 232 0 0 2 128" ]
+	# wss and nr_regions --plot: an 800x500 PNG, and the same text
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 --plot "$T/p.png" > "$T/out"
+	[ "$(od -An -tu1 -j16 -N8 "$T/p.png" | tr -s ' ')" = " 0 0 3 32 0 0 1 244" ]
+	grep -qx "50	12288" "$T/out"
+	"$DAMO" report nr_regions -i "$T/two.data" --skip 0 -s time -p "$T/p2.png" > /dev/null
+	[ -s "$T/p2.png" ]
 	# the seed's spelling: heats --heatmap FILE
 	"$DAMO" report heats -i "$T/simple.data" --heatmap "$T/h2.png"
 	cmp "$T/h.png" "$T/h2.png" || [ -s "$T/h2.png" ]
@@ -246,8 +252,8 @@ test_report_errors() {
 		"$DAMO" report wss -i "$T/simple.data" -r 0 100 0
 	expect_fail "--sortby: 'space' is neither size nor time" \
 		"$DAMO" report wss -i "$T/simple.data" -s space
-	expect_fail "--plot (gnuplot) is not supported" \
-		"$DAMO" report wss -i "$T/simple.data" --plot x.png
+	expect_fail "cannot write $T/no/p.png" \
+		"$DAMO" report wss -i "$T/simple.data" --plot "$T/no/p.png"
 	expect_fail "--tres: 'x' is not a number" \
 		"$DAMO" report heats -i "$T/simple.data" --tres x
 	expect_fail "--amin: '0xg' is not an address" \
@@ -416,7 +422,7 @@ t "report nr_regions: by size and in time order" test_nr_regions
 t "report heats: the grid worked out by hand" test_heats
 t "report heats --guide: time spans and ranges per pid" test_guide
 t "report heatmap on a terminal: characters and colours" test_heatmap_term
-t "report heatmap -o: a 1000x640 PNG" test_heatmap_png
+t "report heatmap -o and wss/nr_regions --plot: PNGs" test_heatmap_png
 t "report: errors name the file, option or value" test_report_errors
 t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
