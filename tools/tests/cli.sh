@@ -338,6 +338,15 @@ test_restore_dry_run() {
 	DAMO_CONFIGFS=$T/cfs "$DAMO" restore --dry-run "$T/cmd.conf" > "$T/out"
 	kill "$sp"
 	grep -qx "echo $sp > $T/cfs/contexts/web/targets/app/pid" "$T/out"
+	# --wait: a process that appears while restore waits for it
+	sed "s|pid $$|command sleep 302.$$|" "$T/ok.conf" > "$T/wait.conf"
+	(sleep 0.5; exec sleep "302.$$") &
+	sp=$!
+	DAMO_CONFIGFS=$T/cfs "$DAMO" restore --dry-run --wait 60 "$T/wait.conf" > "$T/out"
+	kill "$sp"
+	grep -qx "echo $sp > $T/cfs/contexts/web/targets/app/pid" "$T/out"
+	DAMO_CONFIGFS=$T/cfs expect_fail "wait.conf:5: target app: no process runs 'sleep 302.$$'" \
+		"$DAMO" restore --dry-run --wait 1 "$T/wait.conf"
 	# checked before anything: a name that exists, a broken file
 	mkdir "$T/cfs/contexts/web"
 	DAMO_CONFIGFS=$T/cfs expect_fail \
