@@ -2368,7 +2368,7 @@ static bool read_stats(const char *s0, unsigned long v[NR_STATS])
  * target, and the kdamond must stop by itself (in the second half of the
  * rounds, "off" is written at once instead, racing that); odd rounds a
  * target t1 (PID, which lives) keeps it going, and it must go on
- * aggregating, until turned off.  With pageout, rounds 2 and 3 of every
+ * aggregating and applying s0, until turned off.  With pageout, rounds 2 and 3 of every
  * four, the process keeps reading its memory back in and s0 acts on any
  * access count.  Then the statistics must add up, and show the action
  * that the exit interrupted.
@@ -2455,8 +2455,9 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 			tally("stopped-by-itself", 0);
 		} else {
 			/* t1 lives: the kdamond goes on, and aggregates */
-			if (!read_ulong(ctx, "nr_aggregations", &n0))
-				return race_fail("round %lu: nr_aggregations",
+			if (!read_ulong(ctx, "nr_aggregations", &n0) ||
+			    !read_stats(s0, st))
+				return race_fail("round %lu: nr_aggregations, stats",
 						 i);
 			for (tries = 0; tries < 3000; tries++) {
 				if (read_ulong(ctx, "nr_aggregations", &n) &&
@@ -2474,6 +2475,11 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 						 readf(ctx, "state", buf, sizeof(buf)) ?
 						 buf : "unreadable");
 			tally("survived", 0);
+			/* and so does s0, on t1's idle memory at least */
+			if (!read_stats(s0, again) ||
+			    again[ST_NR_TRIED] <= st[ST_NR_TRIED])
+				race_fail("round %lu: s0 tried nothing more in 3 aggregations after t0 exited (nr_tried %lu)",
+					  i, st[ST_NR_TRIED]);
 			err = writef(ctx, "state", "off");
 			tally("off", err);
 			if (err || !stopped(ctx))
