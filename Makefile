@@ -152,14 +152,18 @@ ifneq ($(HAVE_TOOLS),)
 	@$(MAKE) -s -C tools test RESULTS=$(RESULTS)/tools.counts
 endif
 
+# Each stage's wall time is printed before the totals (CI's budget is
+# 40 minutes on 2 cores).
 check: deps
 	@rm -f $(RESULTS)/*.counts $(RESULTS)/debug/*.counts
-	@rc=0; \
-	$(MAKE) --no-print-directory kunit || rc=1; \
-	for f in $(FLAVOURS); do \
-		$(MAKE) --no-print-directory selftests-$$f || rc=1; \
-	done; \
-	$(MAKE) --no-print-directory tools-test || rc=1; \
+	@rc=0; times=; \
+	stage() { local t0=$$(date +%s) r=0; \
+		$(MAKE) --no-print-directory $$1 || r=1; \
+		times="$$times $$1 $$(( $$(date +%s) - t0 ))s,"; return $$r; }; \
+	stage kunit || rc=1; \
+	for f in $(FLAVOURS); do stage selftests-$$f || rc=1; done; \
+	stage tools-test || rc=1; \
+	echo "stage times:$${times%,}"; \
 	scripts/totals.sh $(RESULTS) kunit \
 		$(foreach f,$(FLAVOURS),$(ST_STAGE_$(f))) \
 		$(if $(HAVE_TOOLS),tools) || rc=1; \

@@ -12,6 +12,7 @@
 
 #include <linux/init.h>
 #include <linux/pid.h>
+#include <linux/sched/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -208,6 +209,26 @@ static ssize_t damon_cfs_target_pid_show(struct config_item *item, char *page)
 }
 
 /*
+ * Whether @pid's process still has an address space to monitor.  A zombie
+ * still has its task (pid_has_task() is true) but no mm any more: to the
+ * monitor it has exited.
+ */
+bool damon_cfs_pid_has_mm(struct pid *pid)
+{
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_PID);
+	struct mm_struct *mm;
+
+	if (!task)
+		return false;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (!mm)
+		return false;
+	mmput(mm);
+	return true;
+}
+
+/*
  * The number is resolved to the process now, in the writer's pid namespace,
  * so that a recycled number can never pick another process later.
  */
@@ -234,6 +255,8 @@ static ssize_t damon_cfs_target_pid_store(struct config_item *item,
 	/* Kernel threads have no address space to monitor. */
 	err = task->flags & PF_KTHREAD ? -EINVAL : 0;
 	put_task_struct(task);
+	if (!err && !damon_cfs_pid_has_mm(pid))
+		err = -ESRCH;	/* a zombie */
 	if (err) {
 		put_pid(pid);
 		return err;

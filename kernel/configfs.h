@@ -209,6 +209,7 @@ void damos_cfs_publish(struct damos *s);
 void damos_cfs_clear_stats(struct damos_cfs_scheme *cs);
 
 /* configfs-run.c */
+bool damon_cfs_pid_has_mm(struct pid *pid);
 int damon_cfs_on(struct damon_cfs_ctx *cctx);
 void damon_cfs_off(struct damon_cfs_ctx *cctx);
 struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx);

@@ -112,3 +112,21 @@ teardown() {
 		[ -d /sys/kernel/config/damon ] || [ -d /sys/kernel/mm/damon ]
 	fi
 }
+
+@test "run_kselftest.sh exits 0 on passes, 1 on a failure, 4 when all skip" {
+	local d=$BATS_TEST_TMPDIR/ksft
+	mkdir -p "$d"
+	printf '@test "a" {\n\ttrue\n}\n@test "b" {\n\tskip "why"\n}\n' > "$d/pass.bats"
+	printf '@test "a" {\n\ttrue\n}\n@test "b" {\n\tfalse\n}\n' > "$d/fail.bats"
+	printf '@test "a" {\n\tskip "why"\n}\n' > "$d/skip.bats"
+	run "$ST_DIR/run_kselftest.sh" "$d/pass.bats"
+	[ "$status" -eq 0 ] && [[ "$output" == *"ok 2 b # skip why"* ]]
+	run "$ST_DIR/run_kselftest.sh" "$d/fail.bats"
+	[ "$status" -eq 1 ] && [[ "$output" == *"not ok 2 b"* ]]
+	run "$ST_DIR/run_kselftest.sh" "$d/skip.bats"
+	[ "$status" -eq 4 ]
+	run "$ST_DIR/run_kselftest.sh" "$d/pass.bats" "$d/skip.bats"
+	[ "$status" -eq 0 ]
+	run "$ST_DIR/run_kselftest.sh" no-such-suite
+	[ "$status" -eq 1 ]
+}

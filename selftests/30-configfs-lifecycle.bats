@@ -88,6 +88,39 @@ snapshot_lines() {
 	expect_kdamond web kdamond.web
 }
 
+# zombie_of SECS: start a child that exits after SECS under a parent that
+# never reaps it; the child's pid in ZOMBIE (a zombie once SECS are over).
+zombie_of() {
+	local out=$BATS_TEST_TMPDIR/zombie.$RANDOM
+	bash -c 'sleep "$1" & echo $!; exec sleep 600' _ "$1" > "$out" 3>&- &
+	ST_PIDS+=($!)
+	st_wait_for 30 test -s "$out"
+	read -r ZOMBIE < "$out"
+}
+
+is_zombie() {
+	local key state rest
+	while read -r key state rest; do
+		[ "$key" = State: ] && break
+	done < "/proc/$1/status"
+	[ "$state" = Z ]
+}
+
+@test "a zombie has exited: its pid fails with ESRCH, and so does on" {
+	zombie_of 0
+	st_wait_for 30 is_zombie "$ZOMBIE"
+	cfs_mkctx web "${FAST[@]}"
+	cfs_mktarget web t0
+	cfs_expect ESRCH "$CFS_CTXS/web/targets/t0/pid" "$ZOMBIE"
+	cfs_expect_value "$CFS_CTXS/web/targets/t0/pid" -1
+	# Alive when written, a zombie at on.
+	zombie_of 3
+	cfs_set "$CFS_CTXS/web/targets/t0/pid" "$ZOMBIE"
+	st_wait_for 30 is_zombie "$ZOMBIE"
+	cfs_expect ESRCH "$CFS_CTXS/web/state" on
+	expect_off web
+}
+
 @test "on with a target whose process exited fails with ESRCH" {
 	local dead
 	cfs_start_sleeper
