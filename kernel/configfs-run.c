@@ -341,6 +341,16 @@ static int damon_cfs_pin(struct damon_cfs_ctx *cctx, struct config_item *item,
 		return -ENOMEM;
 	cctx->pins = pins;
 	err = configfs_depend_item_unlocked(cctx->group.cg_subsys, item);
+	if (err == -ENOENT) {
+		/*
+		 * An rmdir of @item is under way: the setup is changing under
+		 * this on or commit.  Busy, not "no such file": the state
+		 * file that was written exists.
+		 */
+		pr_info_ratelimited("%s: %s is being removed\n",
+				    damon_cfs_name(cctx), config_item_name(item));
+		return -EBUSY;
+	}
 	if (err)
 		return err;
 	pins[cctx->nr_pins++] = (struct damon_cfs_pin) { item, pinned };
