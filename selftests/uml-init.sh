@@ -27,19 +27,21 @@ export ST_DIR ST_BIN=$ST_DIR/bin ST_OUTDIR=${ST_OUTDIR:-}
 
 say() { echo "uml-init: $*"; }
 
-# Power the machine off; never returns.  /proc/sysrq-trigger is used only
-# once /proc is known to be this kernel's procfs; the fallback calls
-# reboot(2) itself, which is always this kernel's.
+# Power the machine off; never returns.  reboot(2) is always this kernel's
+# and powers off synchronously, in this process.  (sysrq's power-off runs
+# from a work item instead: with CONFIG_PREEMPT, as in the debug kernel,
+# this init was scheduled again while UML tore its processes down, died of
+# SIGSEGV, and the "Attempted to kill init" panic made UML abort with 134.)
 power_off() {
 	sync
-	if [ "$(stat -f -c %T /proc 2>/dev/null)" = proc ]; then
-		echo o > /proc/sysrq-trigger 2>/dev/null && sleep 30
-	fi
-	say "sysrq power-off did not work, calling reboot(2)"
 	perl -MConfig -e '
 		my $nr = $Config{archname} =~ /^x86_64/ ? 169 : 88;
 		syscall($nr, 0xfee1dead, 672274793, 0x4321fedc, 0);
 		die "reboot: $!\n";'
+	say "reboot(2) failed; trying sysrq"
+	if [ "$(stat -f -c %T /proc 2>/dev/null)" = proc ]; then
+		echo o > /proc/sysrq-trigger 2>/dev/null
+	fi
 	while :; do sleep 3600; done
 }
 
