@@ -197,3 +197,39 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+# ---------------------------------------------------------------- bench
+
+# make bench: overhead, accuracy and DAMOS effect of our DAMON side by side
+# with upstream DAMON (sysfs) built from a pristine copy of the same tree
+# (build/linux-upstream, same UML patches) in build/uml-upstream.  Not a
+# test: nothing here is part of check.  See bench/README.md.
+UP_TREE	:= $(BUILD)/linux-upstream
+UP_O	:= $(BUILD)/uml-upstream
+UP_UML	:= $(UP_O)/linux
+KMAKE_UP := $(MAKE) -C $(UP_TREE) O=$(UP_O) ARCH=um $(KCC) -j$(JOBS)
+
+.PHONY: bench uml-upstream upstream-tree bench-workloads
+
+# The pristine tree: upstream's own mm/damon, our UML patches.
+upstream-tree: deps
+	@LINK_DAMON=0 scripts/prepare-tree.sh $(UP_TREE) $(KSRC)
+
+$(UP_O)/.config: bench/uml-upstream.config | upstream-tree
+	@mkdir -p $(UP_O)
+	@echo "  CONFIG  $(UP_O)"
+	@$(KMAKE_UP) -s defconfig
+	@cd $(UP_O) && $(UP_TREE)/scripts/kconfig/merge_config.sh -m -O $(UP_O) \
+		$(UP_O)/.config $(CURDIR)/bench/uml-upstream.config >/dev/null
+	@$(KMAKE_UP) -s olddefconfig
+	@scripts/check-config.sh $(UP_O)/.config bench/uml-upstream.config
+
+uml-upstream: upstream-tree $(UP_O)/.config
+	@echo "  BUILD   $(UP_UML)"
+	@$(KMAKE_UP) -s linux
+
+bench-workloads:
+	@$(MAKE) -s -C bench/workloads
+
+bench: uml-normal uml-upstream bench-workloads
+	@bench/run.sh $(UML) $(UP_UML) $(BUILD)/bench

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+#   bench/analyze.sh RUN_DIR
+#
+# Turns the raw files of one bench machine (bench/driver.sh's results.txt,
+# wl-*.txt, trace-*.txt) into "METRIC KERNEL VALUE" lines on stdout.
+# Definitions (bench/README.md has them too):
+#   kd_cpu_pct_S     kdamond CPU time / monitored wall time, %, S MiB target
+#   slowdown_pct_S   workload progress rate unmonitored (mean of the window
+#                    before and the one after) / monitored, minus 1, in %
+#   kd_flat          kd_cpu at the largest size / at the smallest
+#   {hwc,mov}_precision, _recall   bytes-weighted, per aggregation, "hot"
+#                    = nr_accesses >= half the maximum (aggr_us/sample_us/2)
+#                    against the workload's hot range; mean over all
+#                    aggregations (precision over those with any hot bytes)
+#   mov_latency      per window move: aggregations after the move until
+#                    recall of the new window >= 0.8; median over moves
+#   mov_detected     fraction of moves detected before the next move
+#   po_rss_saved_pct, po_rss_saved_mib   RssAnon before the scheme minus at
+#                    the end of the measurement window
+#   po_slowdown_pct  progress rate before the scheme / with it, minus 1, %
+set -u
+dir=$1
+r=$dir/results.txt
+[ -f "$r" ] || exit 0
+kernel=$(awk '$1 == "kernel" { print $2 }' "$r")
+hot_min=10	# aggr_us / sample_us / 2 with 5 ms / 100 ms
+
+# rate FILE LABEL_START LABEL_END: ops per second between two marks.
+rate() {
+	awk -v a="$2" -v b="$3" '
+	$1 == "mark" { m = $2; next }
+	$1 == "progress" && m != "" { t[m] = $2; o[m] = $3; m = "" }
+	END {
+		if (!(a in t) || !(b in t) || t[b] <= t[a]) exit 1
+		printf "%.3f\n", (o[b] - o[a]) / (t[b] - t[a])
+	}' "$1"
+}
+
+# Sweep: CPU and slowdown per size.
+first= last=
+while read -r _ mib ticks hz t0 t1; do
+	cpu=$(awk -v c="$ticks" -v h="$hz" -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.4f", c / h / (b - a) * 100 }')
+	echo "kd_cpu_pct_$mib $kernel $cpu"
+	[ -n "$first" ] || first=$cpu
+	last=$cpu
+	f=$dir/wl-sweep$mib.txt
+	b1=$(rate "$f" base1_start base1_end) && b2=$(rate "$f" base2_start base2_end) &&
+		m=$(rate "$f" mon_start mon_end) &&
+		awk -v x="$b1" -v y="$b2" -v m="$m" -v s="$mib" -v k="$kernel" \
+			'BEGIN { printf "slowdown_pct_%s %s %.3f\n", s, k, ((x + y) / 2 / m - 1) * 100 }'
+done < <(awk '$1 == "kdamond"' "$r")
+[ -n "$first" ] && awk -v a="$first" -v b="$last" -v k="$kernel" \
+	'BEGIN { if (a > 0) printf "kd_flat %s %.3f\n", k, b / a }'
+
+# accuracy NAME WORKLOAD_FILE TRACE_FILE: precision, recall, latency.
+# The workload file gives either one "range hot S E" (a fixed truth) or
+# "window T S E" lines (the truth from time T on; T and the trace's
+# timestamps are both CLOCK_MONOTONIC).  An aggregation's events come in
+# address order within a few microseconds; a new one starts when the
+# address goes back or after a 50 ms gap.
+accuracy() {
+	awk -v name="$1" -v k="$kernel" -v hot_min="$hot_min" '
+	FNR == NR {
+		if ($1 == "range" && $2 == "hot") { nw = 1; wt[1] = 0; ws[1] = $3; we[1] = $4 }
+		if ($1 == "window") { nw++; wt[nw] = $2; ws[nw] = $3; we[nw] = $4 }
+		next
+	}
+	{
+		for (i = 1; i <= NF; i++) if ($i == "damon_aggregated:") break
+		if (i > NF) next
+		ts = $(i - 1); sub(/:$/, "", ts); ts += 0
+		split($(i + 3), se, "[-:]")
+		s = se[1] + 0; e = se[2] + 0; acc = $(i + 4) + 0
+		if (n == 0 || s <= ps || ts - pts > 0.05) {
+			flush()
+			if (naggr == 0) t_first = ts
+			naggr++; n = 0
+		}
+		n++; rs[n] = s; re_[n] = e; ra[n] = acc
+		ps = s; pts = ts
+	}
+	function flush(   j, cur, cs, ce, det, inter, lo, hi, rec) {
+		if (n == 0) return
+		cur = 1
+		for (j = 1; j <= nw; j++) if (wt[j] <= pts) cur = j
+		cs = ws[cur]; ce = we[cur]; det = 0; inter = 0
+		for (j = 1; j <= n; j++) {
+			if (ra[j] < hot_min) continue
+			det += re_[j] - rs[j]
+			lo = rs[j] > cs ? rs[j] : cs; hi = re_[j] < ce ? re_[j] : ce
+			if (hi > lo) inter += hi - lo
+		}
+		rec = inter / (ce - cs)
+		sr += rec; nr++
+		if (det > 0) { sp += inter / det; np++ }
+		if (cur != lastcur) { since = 0; detected = 0; lastcur = cur }
+		since++
+		if (!detected && rec >= 0.8 && cur > 1 && wt[cur] > t_first) {
+			lat[++nl] = since; detected = 1
+		}
+		n = 0
+	}
+	END {
+		flush()
+		printf "%s_precision %s %.4f\n", name, k, np ? sp / np : 0
+		printf "%s_recall %s %.4f\n", name, k, nr ? sr / nr : 0
+		printf "%s_aggregations %s %d\n", name, k, nr
+		if (nw > 1) {
+			moves = 0
+			for (j = 2; j <= nw; j++) if (wt[j] > t_first && wt[j] < pts) moves++
+			for (a = 2; a <= nl; a++) {
+				v = lat[a]
+				for (b = a - 1; b >= 1 && lat[b] > v; b--) lat[b + 1] = lat[b]
+				lat[b + 1] = v
+			}
+			if (nl) printf "%s_latency %s %s\n", name, k, \
+				nl % 2 ? lat[(nl + 1) / 2] : (lat[nl / 2] + lat[nl / 2 + 1]) / 2
+			if (moves) printf "%s_detected %s %.3f\n", name, k, nl / moves
+		}
+	}' "$2" "$3"
+}
+
+[ -f "$dir/trace-hwc.txt" ] && accuracy hwc "$dir/wl-hwc.txt" "$dir/trace-hwc.txt"
+[ -f "$dir/trace-moving.txt" ] &&
+	accuracy mov "$dir/wl-moving.txt" "$dir/trace-moving.txt"
+
+# Pageout.
+read -r _ r0 r1 applied < <(awk '$1 == "pageout"' "$r")
+if [ -n "${r0:-}" ]; then
+	awk -v a="$r0" -v b="$r1" -v ap="$applied" -v k="$kernel" 'BEGIN {
+		printf "po_rss_before_mib %s %.2f\n", k, a / 1024
+		printf "po_rss_saved_mib %s %.2f\n", k, (a - b) / 1024
+		printf "po_rss_saved_pct %s %.2f\n", k, (a > 0 ? (a - b) / a * 100 : 0)
+		printf "po_applied_mib %s %.2f\n", k, ap / 1048576
+	}'
+	f=$dir/wl-pageout.txt
+	b=$(rate "$f" base_start base_end) && p=$(rate "$f" po_start po_end) &&
+		awk -v b="$b" -v p="$p" -v k="$kernel" \
+			'BEGIN { printf "po_slowdown_pct %s %.3f\n", k, (b / p - 1) * 100 }'
+fi
+exit 0

@@ -1,0 +1,275 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmarks, run inside one UML machine (bench/uml-init.sh starts it)
+# against one DAMON: BENCH_KERNEL=ours drives our configfs interface,
+# BENCH_KERNEL=upstream upstream's sysfs interface, with the same
+# attributes: sample 5 ms, aggregation 100 ms, update 1 s, 10..1000
+# regions, one vaddr target.
+#
+# Writes to BENCH_OUT (over hostfs, only between measurements):
+#   results.txt   one measurement per line, "KEY VALUE..." (below)
+#   wl-*.txt      each workload's stdout (ground truth, progress lines)
+#   trace-*.txt   damon:damon_aggregated events (accuracy phases only)
+#
+# Knobs (environment): BENCH_BIN (workload binaries), BENCH_SIZES (MiB,
+# default "16 64 256"), BENCH_WIN (seconds per measurement window,
+# default 6), BENCH_ACC_SECS (default 12), BENCH_JUMPS (default 6),
+# BENCH_JUMP_SECS (default 3), BENCH_PO_SECS (default 10).
+set -u
+
+kernel=${BENCH_KERNEL:?}
+out=${BENCH_OUT:?}
+bin=${BENCH_BIN:?}
+sizes=${BENCH_SIZES:-16:64:256}
+sizes=${sizes//:/ }
+win=${BENCH_WIN:-6}
+acc_secs=${BENCH_ACC_SECS:-12}
+jumps=${BENCH_JUMPS:-6}
+jump_secs=${BENCH_JUMP_SECS:-3}
+po_secs=${BENCH_PO_SECS:-10}
+scratch=/dev/shm/bench
+hz=$(getconf CLK_TCK)
+mkdir -p "$scratch"
+
+log() { echo "driver: $(date -u +%T) $*"; }
+res() { echo "$*" >> "$scratch/results.txt"; }
+die() { log "FATAL: $*"; save; exit 1; }
+save() { cp "$scratch"/*.txt "$out"/ 2>/dev/null; }
+
+# ------------------------------------------------------------ the two DAMONs
+
+cfs=/sys/kernel/config/damon/contexts/bench
+sfs=/sys/kernel/mm/damon/admin/kdamonds
+KPID=
+
+w() {	# FILE VALUE: write, loudly on failure
+	echo "$2" > "$1" || die "cannot write '$2' to $1"
+}
+
+# mon_start PID [pageout]: monitor PID (optionally with the pageout scheme:
+# not accessed at all for at least 20 aggregations = 2 s); sets KPID.
+mon_start() {
+	local pid=$1 scheme=${2:-} s
+	if [ "$kernel" = ours ]; then
+		mkdir -p "$cfs/targets/t" || die "mkdir $cfs"
+		w "$cfs/operations" vaddr
+		w "$cfs/sample_us" 5000
+		w "$cfs/aggr_us" 100000
+		w "$cfs/update_us" 1000000
+		w "$cfs/min_nr_regions" 10
+		w "$cfs/max_nr_regions" 1000
+		w "$cfs/targets/t/pid" "$pid"
+		if [ -n "$scheme" ]; then
+			s=$cfs/schemes/po
+			mkdir -p "$s" || die "mkdir $s"
+			w "$s/action" pageout
+			w "$s/access_pattern/min_size_bytes" 0
+			w "$s/access_pattern/max_size_bytes" 18446744073709551615
+			w "$s/access_pattern/min_nr_accesses" 0
+			w "$s/access_pattern/max_nr_accesses" 0
+			w "$s/access_pattern/min_age" 20
+			w "$s/access_pattern/max_age" 4294967295
+		fi
+		w "$cfs/state" on
+		KPID=$(cat "$cfs/kdamond_pid")
+	else
+		[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
+		local c=$sfs/0/contexts/0
+		[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
+		w "$c/operations" vaddr
+		w "$c/monitoring_attrs/intervals/sample_us" 5000
+		w "$c/monitoring_attrs/intervals/aggr_us" 100000
+		w "$c/monitoring_attrs/intervals/update_us" 1000000
+		w "$c/monitoring_attrs/nr_regions/min" 10
+		w "$c/monitoring_attrs/nr_regions/max" 1000
+		[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+		w "$c/targets/0/pid_target" "$pid"
+		if [ -n "$scheme" ]; then
+			w "$c/schemes/nr_schemes" 1
+			s=$c/schemes/0
+			w "$s/action" pageout
+			w "$s/access_pattern/sz/min" 0
+			w "$s/access_pattern/sz/max" 18446744073709551615
+			w "$s/access_pattern/nr_accesses/min" 0
+			w "$s/access_pattern/nr_accesses/max" 0
+			w "$s/access_pattern/age/min" 20
+			w "$s/access_pattern/age/max" 4294967295
+		else
+			w "$c/schemes/nr_schemes" 0
+		fi
+		w "$sfs/0/state" on
+		KPID=$(cat "$sfs/0/pid")
+	fi
+	[ -n "$KPID" ] && [ "$KPID" -gt 0 ] 2>/dev/null || die "no kdamond pid"
+}
+
+# Bytes the scheme applied its action to (read before mon_stop).
+scheme_applied() {
+	if [ "$kernel" = ours ]; then
+		cat "$cfs/schemes/po/stats/sz_applied"
+	else
+		w "$sfs/0/state" update_schemes_stats
+		cat "$sfs/0/contexts/0/schemes/0/stats/sz_applied"
+	fi
+}
+
+mon_stop() {
+	if [ "$kernel" = ours ]; then
+		w "$cfs/state" off
+		rmdir "$cfs/schemes/po" 2>/dev/null
+		rmdir "$cfs/targets/t" "$cfs" || die "rmdir $cfs"
+	else
+		w "$sfs/0/state" off
+	fi
+	KPID=
+}
+
+# CPU time of the kdamond so far, in clock ticks (utime + stime).
+kd_ticks() {
+	local stat
+	stat=$(cat "/proc/$KPID/stat") || die "kdamond $KPID is gone"
+	stat=${stat##*) }
+	set -- $stat
+	echo $(( ${12} + ${13} ))
+}
+
+# ------------------------------------------------------------ tracing
+
+tr=/sys/kernel/tracing
+trace_on() {
+	[ -d "$tr/events/damon/damon_aggregated" ] ||
+		die "no damon:damon_aggregated tracepoint"
+	w "$tr/tracing_on" 0
+	w "$tr/trace_clock" mono
+	w "$tr/buffer_size_kb" 16384
+	: > "$tr/trace"
+	w "$tr/events/damon/damon_aggregated/enable" 1
+	w "$tr/tracing_on" 1
+}
+
+trace_off() {	# NAME: save the events to trace-NAME.txt
+	w "$tr/tracing_on" 0
+	w "$tr/events/damon/damon_aggregated/enable" 0
+	grep -v '^#' "$tr/trace" > "$scratch/trace-$1.txt"
+	res "trace_overrun $1 $(awk '/^overrun:/ { print $2 }' \
+		"$tr/per_cpu/cpu0/stats")"
+	: > "$tr/trace"
+}
+
+# ------------------------------------------------------------ workloads
+
+WPID= WOUT=
+wl_start() {	# NAME CMD...: start a workload, wait until it is ready
+	local name=$1 i
+	shift
+	WOUT=$scratch/wl-$name.txt
+	"$@" > "$WOUT" &
+	WPID=$!
+	for ((i = 0; i < 1200; i++)); do
+		grep -q '^ready' "$WOUT" && return 0
+		kill -0 "$WPID" 2>/dev/null || die "workload $name died"
+		sleep 0.1
+	done
+	die "workload $name not ready after 120 s"
+}
+
+# mark LABEL: have the workload print a progress line, tag it LABEL.
+mark() {
+	local n i
+	n=$(grep -c '^progress' "$WOUT")
+	kill -USR1 "$WPID" || die "workload gone"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c '^progress' "$WOUT")" -gt "$n" ] && break
+		sleep 0.02
+	done
+	echo "mark $1" >> "$WOUT.marks"
+	grep '^progress' "$WOUT" | tail -n 1 >> "$WOUT.marks"
+}
+
+wl_stop() {
+	kill -TERM "$WPID" 2>/dev/null
+	wait "$WPID" 2>/dev/null
+	cat "$WOUT.marks" >> "$WOUT"
+	rm -f "$WOUT.marks"
+	WPID=
+}
+
+rss_kib() { awk '/^RssAnon:/ { print $2 }' "/proc/$1/status"; }
+
+# ------------------------------------------------------------ benchmarks
+
+log "kernel $kernel ($(uname -r)), HZ $hz, sizes $sizes, window ${win}s"
+res "kernel $kernel"
+
+# Size sweep (workload 3): overhead and slowdown.  Windows: unmonitored,
+# monitored (after 2 s to settle), unmonitored again.
+for mib in $sizes; do
+	log "sweep $mib MiB"
+	wl_start "sweep$mib" "$bin/hwc" $((mib / 16)) $((mib * 3 / 16)) \
+		$((mib * 12 / 16))
+	sleep 1
+	mark base1_start; sleep "$win"; mark base1_end
+	# The kdamond's CPU time is counted from its start (settling
+	# included): /proc/PID/stat has 10 ms ticks, the longer the better.
+	mon_start "$WPID"
+	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_ticks)
+	sleep 2
+	mark mon_start; sleep "$win"; mark mon_end
+	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_ticks)
+	mon_stop
+	sleep 1
+	mark base2_start; sleep "$win"; mark base2_end
+	wl_stop
+	res "kdamond $mib $((c1 - c0)) $hz $t0 $t1"
+	save
+done
+
+# Workload 2, accuracy: hot/warm/cold, 4 + 12 + 48 MiB.
+log "accuracy: hwc"
+wl_start hwc "$bin/hwc" 4 12 48
+sleep 1
+trace_on
+mon_start "$WPID"
+sleep "$acc_secs"
+mon_stop
+trace_off hwc
+wl_stop
+save
+
+# Workload 1, accuracy and detection latency: a 4 MiB window in 64 MiB.
+log "accuracy: moving"
+wl_start moving "$bin/moving" -s "$jump_secs" 64 4
+trace_on
+mon_start "$WPID"
+sleep $((jumps * jump_secs + 1))
+mon_stop
+trace_off moving
+wl_stop
+save
+
+# DAMOS: pageout of cold memory on workload 2, with zram swap.
+log "pageout"
+if [ -e /sys/block/zram0/disksize ]; then
+	w /sys/block/zram0/disksize 512M
+	mkswap /dev/zram0 > /dev/null || die "mkswap"
+	swapon /dev/zram0 || die "swapon"
+	wl_start pageout "$bin/hwc" 4 12 48
+	sleep 1
+	mark base_start; sleep "$win"; mark base_end
+	r0=$(rss_kib "$WPID")
+	mon_start "$WPID" pageout
+	sleep 4
+	mark po_start; sleep "$po_secs"; mark po_end
+	r1=$(rss_kib "$WPID")
+	applied=$(scheme_applied)
+	mon_stop
+	wl_stop
+	res "pageout $r0 $r1 $applied"
+	swapoff /dev/zram0
+else
+	log "no zram: pageout skipped"
+fi
+
+save
+log "done"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+#   bench/report.sh RUN_DIR
+#
+# Analyses every machine of one bench invocation (bench/analyze.sh on
+# RUN_DIR/rep-N-KERNEL/), writes RUN_DIR/results.tsv (machine-readable:
+# "metric kernel rep value", one line per measurement) and RUN_DIR/table.md
+# (per metric: the median and [min, max] over the repetitions for each
+# kernel, the ratio of the medians ours/upstream, and the issue's target
+# where there is one) and prints the table.
+set -u
+run=$(cd "${1:?usage: report.sh RUN_DIR}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+
+tsv=$run/results.tsv
+: > "$tsv"
+for d in "$run"/rep-*-*/; do
+	rep=$(basename "$d"); rep=${rep#rep-}; rep=${rep%%-*}
+	"$here/analyze.sh" "$d" | awk -v r="$rep" '{ print $1 "\t" $2 "\t" r "\t" $3 }' >> "$tsv"
+done
+
+# Metric order and labels for the table.
+order() {
+	cat <<-'EOT'
+	kd_cpu_pct_16	kdamond CPU, % of one CPU, 16 MiB target	le
+	kd_cpu_pct_64	kdamond CPU, % of one CPU, 64 MiB target	le
+	kd_cpu_pct_256	kdamond CPU, % of one CPU, 256 MiB target	le
+	kd_cpu_pct_512	kdamond CPU, % of one CPU, 512 MiB target	le
+	kd_flat	kdamond CPU largest/smallest size (flat: 0.8-1.2)	flat
+	slowdown_pct_16	workload slowdown %, 16 MiB	-
+	slowdown_pct_64	workload slowdown %, 64 MiB	-
+	slowdown_pct_256	workload slowdown %, 256 MiB	-
+	slowdown_pct_512	workload slowdown %, 512 MiB	-
+	hwc_precision	hot/warm/cold: hot precision (bytes)	ge
+	hwc_recall	hot/warm/cold: hot recall (bytes)	ge
+	mov_precision	moving hot set: precision (bytes)	ge
+	mov_recall	moving hot set: recall (bytes)	ge
+	mov_latency	moving hot set: aggregations to recall >= 0.8	-
+	mov_detected	moving hot set: moves detected (fraction)	-
+	po_rss_saved_mib	pageout: RSS saved, MiB (of 64)	ge
+	po_rss_saved_pct	pageout: RSS saved, %	ge
+	po_slowdown_pct	pageout: workload slowdown %	le
+	po_applied_mib	pageout: bytes paged out by the scheme, MiB	-
+	hwc_aggregations	aggregations traced, hot/warm/cold run	-
+	EOT
+}
+
+table=$run/table.md
+{
+	echo "| measure | ours: median [min, max] | upstream: median [min, max] | ours/upstream | target |"
+	echo "|---|---|---|---|---|"
+	order | while IFS=$'\t' read -r key label want; do
+		grep -q "^$key	" "$tsv" || continue
+		for k in ours upstream; do
+			awk -F'\t' -v key="$key" -v k="$k" '$1 == key && $2 == k { print $4 }' "$tsv" |
+				sort -g | awk '
+				{ v[NR] = $1 }
+				END {
+					if (!NR) { print "- - - 0"; exit }
+					m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+					print m, v[1], v[NR], NR
+				}'
+		done | paste -sd' ' | awk -v label="$label" -v want="$want" '
+		function f(x) { return x == "-" ? "-" : sprintf("%.3g", x) }
+		{
+			om = $1; omin = $2; omax = $3; on = $4
+			um = $5; umin = $6; umax = $7; un = $8
+			ratio = (om != "-" && um != "-" && um + 0 != 0) ? sprintf("%.2f", om / um) : "-"
+			t = "-"
+			if (want == "le" && ratio != "-") t = (om <= um ? "met" : "missed") " (<= 1.0x)"
+			if (want == "le" && ratio == "-" && om != "-" && um != "-") t = om <= um ? "met" : "missed"
+			if (want == "ge" && om != "-" && um != "-") t = (om >= um ? "met" : "missed") " (>= upstream)"
+			if (want == "flat" && om != "-") t = (om >= 0.8 && om <= 1.2 ? "met" : "missed") " (ours 0.8-1.2)"
+			printf "| %s | %s [%s, %s] | %s [%s, %s] | %s | %s |\n", label, \
+				f(om), f(omin), f(omax), f(um), f(umin), f(umax), ratio, t
+		}'
+	done
+} > "$table"
+reps=$(cut -f3 "$tsv" | sort -u | wc -l)
+echo
+echo "bench: $(basename "$run"), $reps repetition(s) per kernel (raw: $run)"
+cat "$table"

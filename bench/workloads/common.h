@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the bench workloads: argument parsing, the clock, populated
+ * anonymous mappings, and the progress report on SIGUSR1.
+ *
+ * Every workload counts its "ops" (one op = one page touched: a word read
+ * and written back) and, whenever it receives SIGUSR1, prints
+ *
+ *   progress T OPS
+ *
+ * (T: CLOCK_MONOTONIC seconds, OPS: cumulative ops) as soon as its loop
+ * sees the signal.  The bench driver sends SIGUSR1 at the edges of its
+ * measurement windows; the rate over a window is dOPS/dT.  SIGTERM or
+ * SIGINT make it print a last progress line and exit 0.
+ */
+#ifndef BENCH_COMMON_H
+#define BENCH_COMMON_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB	(1024UL * 1024UL)
+
+static volatile sig_atomic_t bench_stop, bench_report;
+static uint64_t bench_ops;
+
+static void bench_on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		bench_report = 1;
+	else
+		bench_stop = 1;
+}
+
+static double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void bench_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bench_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* stdout is a file or a pipe: every line must reach it at once. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* Print a progress line if one was asked for; returns 1 to stop. */
+static int bench_poll(void)
+{
+	if (bench_report) {
+		bench_report = 0;
+		printf("progress %.6f %llu\n", bench_now(),
+		       (unsigned long long)bench_ops);
+	}
+	if (bench_stop) {
+		printf("progress %.6f %llu\n", bench_now(),
+		       (unsigned long long)bench_ops);
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned long bench_num(const char *s, unsigned long min,
+			       unsigned long max, void (*usage)(void))
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || s[0] == '-' || v < min || v > max)
+		usage();
+	return v;
+}
+
+/*
+ * A private anonymous mapping of @len bytes, no huge pages, every page
+ * written (populated) before it is returned.  MAP_POPULATE first: in UML
+ * a page fault from user space costs ~0.3 ms, populating in the kernel
+ * is much cheaper.
+ */
+static char *bench_map(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_POPULATE,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (size_t off = 0; off < len; off += page)
+		*(volatile uint64_t *)(p + off) = off | 1;
+	return p;
+}
+
+/* Touch one word of every page of [p, p + len); counts the ops. */
+static void bench_touch(char *p, size_t len, size_t page)
+{
+	for (size_t off = 0; off < len; off += page) {
+		volatile uint64_t *w = (volatile uint64_t *)(p + off);
+
+		*w = *w + 1;
+	}
+	bench_ops += len / page;
+}
+
+#endif
