@@ -99,9 +99,9 @@ zombie_of() {
 }
 
 is_zombie() {
-	local key state rest
-	while read -r key state rest; do
-		[ "$key" = State: ] && break
+	local key val rest state=
+	while read -r key val rest; do	# to the end: see st_gone
+		[ "$key" = State: ] && state=$val
 	done < "/proc/$1/status"
 	[ "$state" = Z ]
 }

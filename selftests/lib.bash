@@ -79,11 +79,15 @@ st_wait_for() {
 
 # st_gone PID: the process has exited (it may be a zombie not yet waited).
 st_gone() {
-	local key state rest
-	{ while read -r key state rest; do
-		[ "$key" = State: ] && break
+	local key val rest state=
+	# Read to the end, never break out of the loop: bash's read keeps
+	# what it read ahead in one buffer for all fds, and gives it back to
+	# the next read of any fd if it cannot seek back (as in the /proc
+	# file of a process that is exiting).
+	{ while read -r key val rest; do
+		[ "$key" = State: ] && state=$val
 	done < "/proc/$1/status"; } 2>/dev/null || return 0
-	[ "$key" != State: ] || [ "$state" = Z ]
+	[ -z "$state" ] || [ "$state" = Z ]
 }
 
 # st_start NAME ARGS...: start bin/NAME in the background and wait (up to
@@ -151,10 +155,11 @@ st_cleanup() {
 
 # st_rss_kib PID: the resident set size of PID in KiB.
 st_rss_kib() {
-	local key val rest
-	while read -r key val rest; do
-		[ "$key" = VmRSS: ] && { echo "$val"; return 0; }
+	local key val rest rss=
+	while read -r key val rest; do	# to the end: see st_gone
+		[ "$key" = VmRSS: ] && rss=$val
 	done < "/proc/$1/status"
+	[ -n "$rss" ] && echo "$rss"
 }
 
 # st_mount_type DIR: the filesystem type mounted at DIR ("" if none).
