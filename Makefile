@@ -202,10 +202,14 @@ distclean:
 
 # make bench: overhead, accuracy and DAMOS effect of our DAMON side by side
 # with upstream DAMON (sysfs) built from a pristine copy of the same tree
-# (build/linux-upstream, same UML patches) in build/uml-upstream.  Not a
+# (build/upstream/linux, same UML patches) in build/upstream/uml.  Not a
 # test: nothing here is part of check.  See bench/README.md.
-UP_TREE	:= $(BUILD)/linux-upstream
-UP_O	:= $(BUILD)/uml-upstream
+# The tree and output directory sit at the same relative place as ours
+# (../linux from the output directory), so that ccache, which rewrites
+# paths below CCACHE_BASEDIR to relative ones, finds our kernel's objects
+# for every file DAMON's configuration does not change.
+UP_TREE	:= $(BUILD)/upstream/linux
+UP_O	:= $(BUILD)/upstream/uml
 UP_UML	:= $(UP_O)/linux
 KMAKE_UP := $(MAKE) -C $(UP_TREE) O=$(UP_O) ARCH=um $(KCC) -j$(JOBS)
 

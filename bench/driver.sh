@@ -13,17 +13,19 @@
 #   trace-*.txt   damon:damon_aggregated events (accuracy phases only)
 #
 # Knobs (environment): BENCH_BIN (workload binaries), BENCH_SIZES (MiB,
-# default "16 64 256"), BENCH_WIN (seconds per measurement window,
-# default 6), BENCH_ACC_SECS (default 12), BENCH_JUMPS (default 6),
+# default "16 64 256 512", ":" or " " between), BENCH_WIN (seconds of
+# each unmonitored window, default 5), BENCH_MON_WIN (seconds of the
+# monitored window, default 10), BENCH_ACC_SECS (default 12), BENCH_JUMPS (default 6),
 # BENCH_JUMP_SECS (default 3), BENCH_PO_SECS (default 10).
 set -u
 
 kernel=${BENCH_KERNEL:?}
 out=${BENCH_OUT:?}
 bin=${BENCH_BIN:?}
-sizes=${BENCH_SIZES:-16:64:256}
+sizes=${BENCH_SIZES:-16:64:256:512}
 sizes=${sizes//:/ }
-win=${BENCH_WIN:-6}
+win=${BENCH_WIN:-5}
+mon_win=${BENCH_MON_WIN:-10}
 acc_secs=${BENCH_ACC_SECS:-12}
 jumps=${BENCH_JUMPS:-6}
 jump_secs=${BENCH_JUMP_SECS:-3}
@@ -164,7 +166,8 @@ wl_start() {	# NAME CMD...: start a workload, wait until it is ready
 	local name=$1 i
 	shift
 	WOUT=$scratch/wl-$name.txt
-	"$@" > "$WOUT" &
+	: > "$WOUT"; : > "$WOUT.marks"
+	"$@" >> "$WOUT" &
 	WPID=$!
 	for ((i = 0; i < 1200; i++)); do
 		grep -q '^ready' "$WOUT" && return 0
@@ -199,7 +202,7 @@ rss_kib() { awk '/^RssAnon:/ { print $2 }' "/proc/$1/status"; }
 
 # ------------------------------------------------------------ benchmarks
 
-log "kernel $kernel ($(uname -r)), HZ $hz, sizes $sizes, window ${win}s"
+log "kernel $kernel ($(uname -r)), HZ $hz, sizes $sizes, windows ${win}s/${mon_win}s"
 res "kernel $kernel"
 
 # Size sweep (workload 3): overhead and slowdown.  Windows: unmonitored,
@@ -215,7 +218,7 @@ for mib in $sizes; do
 	mon_start "$WPID"
 	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_ticks)
 	sleep 2
-	mark mon_start; sleep "$win"; mark mon_end
+	mark mon_start; sleep "$mon_win"; mark mon_end
 	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_ticks)
 	mon_stop
 	sleep 1

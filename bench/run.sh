@@ -70,7 +70,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 			init="$top/bench/uml-init.sh"
 			BENCH_OUT="$dir" BENCH_KERNEL="$kernel" BENCH_BIN="$bin"
 		)
-		for v in BENCH_SIZES BENCH_WIN BENCH_ACC_SECS BENCH_JUMPS \
+		for v in BENCH_SIZES BENCH_WIN BENCH_MON_WIN BENCH_ACC_SECS BENCH_JUMPS \
 			 BENCH_JUMP_SECS BENCH_PO_SECS; do
 			[ -n "${!v:-}" ] && args+=("$v=${!v// /:}")
 		done
