@@ -17,6 +17,7 @@
 #   mov_latency      per window move: aggregations after the move until
 #                    recall of the new window >= 0.8; median over moves
 #   mov_detected     fraction of moves detected before the next move
+#   {hwc,mov}_nr_regions   mean number of regions per aggregation
 #   po_rss_saved_pct, po_rss_saved_mib   RssAnon before the scheme minus at
 #                    the end of the measurement window
 #   po_slowdown_pct  progress rate before the scheme / with it, minus 1, %
@@ -94,7 +95,7 @@ accuracy() {
 			if (hi > lo) inter += hi - lo
 		}
 		rec = inter / (ce - cs)
-		sr += rec; nr++
+		sr += rec; nr++; sn += n
 		if (det > 0) { sp += inter / det; np++ }
 		if (cur != lastcur) { since = 0; detected = 0; lastcur = cur }
 		since++
@@ -108,6 +109,7 @@ accuracy() {
 		printf "%s_precision %s %.4f\n", name, k, np ? sp / np : 0
 		printf "%s_recall %s %.4f\n", name, k, nr ? sr / nr : 0
 		printf "%s_aggregations %s %d\n", name, k, nr
+		printf "%s_nr_regions %s %.1f\n", name, k, nr ? sn / nr : 0
 		if (nw > 1) {
 			moves = 0
 			for (j = 2; j <= nw; j++) if (wt[j] > t_first && wt[j] < pts) moves++

@@ -42,6 +42,8 @@ order() {
 	po_rss_saved_pct	pageout: RSS saved, %	ge
 	po_slowdown_pct	pageout: workload slowdown %	le
 	po_applied_mib	pageout: bytes paged out by the scheme, MiB	-
+	hwc_nr_regions	hot/warm/cold: regions per aggregation (mean)	-
+	mov_nr_regions	moving hot set: regions per aggregation (mean)	-
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
 	EOT
 }
