@@ -40,7 +40,7 @@ rate() {
 }
 
 # Sweep: CPU and slowdown per size.
-first= last=
+first='' last=''
 while read -r _ mib ticks hz t0 t1; do
 	cpu=$(awk -v c="$ticks" -v h="$hz" -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.4f", c / h / (b - a) * 100 }')

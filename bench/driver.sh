@@ -103,7 +103,7 @@ mon_start() {
 		w "$sfs/0/state" on
 		KPID=$(cat "$sfs/0/pid")
 	fi
-	[ -n "$KPID" ] && [ "$KPID" -gt 0 ] 2>/dev/null || die "no kdamond pid"
+	[ "${KPID:-0}" -gt 0 ] 2>/dev/null || die "no kdamond pid"
 }
 
 # Bytes the scheme applied its action to (read before mon_stop).
@@ -132,8 +132,9 @@ kd_ticks() {
 	local stat
 	stat=$(cat "/proc/$KPID/stat") || die "kdamond $KPID is gone"
 	stat=${stat##*) }
-	set -- $stat
-	echo $(( ${12} + ${13} ))
+	local -a f
+	read -r -a f <<< "$stat"	# f[0] is field 3, state
+	echo $(( f[11] + f[12] ))
 }
 
 # ------------------------------------------------------------ tracing
@@ -161,7 +162,7 @@ trace_off() {	# NAME: save the events to trace-NAME.txt
 
 # ------------------------------------------------------------ workloads
 
-WPID= WOUT=
+WPID='' WOUT=''
 wl_start() {	# NAME CMD...: start a workload, wait until it is ready
 	local name=$1 i
 	shift

@@ -63,6 +63,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 		[ "$kernel" = ours ] && uml=$ours || uml=$up
 		dir=$run/rep-$rep-$kernel
 		mkdir -p "$dir"
+		# shellcheck disable=SC2054 # commas belong to con0=null,fd:1
 		args=(
 			mem="${BENCH_MEM:-1G}" rootfstype=hostfs rootflags=/ rw
 			con=null ssl=null con0=null,fd:1
