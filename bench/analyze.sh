@@ -45,6 +45,10 @@ while read -r _ mib ticks hz t0 t1; do
 	cpu=$(awk -v c="$ticks" -v h="$hz" -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.4f", c / h / (b - a) * 100 }')
 	echo "kd_cpu_pct_$mib $kernel $cpu"
+	echo "kd_ticks_$mib $kernel $ticks"
+	awk -v a="$t0" -v b="$t1" -v h="$hz" -v s="$mib" -v k="$kernel" \
+		'BEGIN { printf "kd_ticks_per_s_%s %s %.3f\n", s, k, (b - a) * h }'
+
 	[ -n "$first" ] || first=$cpu
 	last=$cpu
 	f=$dir/wl-sweep$mib.txt

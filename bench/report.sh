@@ -10,7 +10,7 @@
 # kernel, the ratio of the medians ours/upstream, and the issue's target
 # where there is one) and prints the table.
 set -u
-run=$(cd "${1:?usage: report.sh RUN_DIR}" && pwd)
+run=$(cd "${1:?usage: report.sh RUN_DIR}" && pwd -P)
 here=$(cd "$(dirname "$0")" && pwd)
 
 tsv=$run/results.tsv
@@ -27,7 +27,12 @@ order() {
 	kd_cpu_pct_64	kdamond CPU, % of one CPU, 64 MiB target	le
 	kd_cpu_pct_256	kdamond CPU, % of one CPU, 256 MiB target	le
 	kd_cpu_pct_512	kdamond CPU, % of one CPU, 512 MiB target	le
-	kd_flat	kdamond CPU largest/smallest size (flat: 0.8-1.2)	flat
+	kd_pooled_pct_16	kdamond CPU, %, 16 MiB, pooled over the repetitions	le
+	kd_pooled_pct_64	kdamond CPU, %, 64 MiB, pooled over the repetitions	le
+	kd_pooled_pct_256	kdamond CPU, %, 256 MiB, pooled over the repetitions	le
+	kd_pooled_pct_512	kdamond CPU, %, 512 MiB, pooled over the repetitions	le
+	kd_flat	kdamond CPU largest/smallest size, per run (flat: 0.8-1.2)	flat
+	kd_pooled_flat	kdamond CPU largest/smallest size, pooled	flat
 	slowdown_pct_16	workload slowdown %, 16 MiB	-
 	slowdown_pct_64	workload slowdown %, 64 MiB	-
 	slowdown_pct_256	workload slowdown %, 256 MiB	-
@@ -47,6 +52,25 @@ order() {
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
 	EOT
 }
+
+# Pooled kdamond CPU: all repetitions' ticks over all their ticks of wall
+# time, per size and kernel (finer than any one run's 10 ms ticks).
+awk -F'\t' '
+$1 ~ /^kd_ticks_[0-9]+$/ { s = substr($1, 10); t[s "\t" $2] += $4 }
+$1 ~ /^kd_ticks_per_s_/ { s = substr($1, 16); w[s "\t" $2] += $4 }
+END {
+	for (k in t) if (w[k] > 0) {
+		split(k, p, "\t")
+		v = t[k] / w[k] * 100
+		printf "kd_pooled_pct_%s\t%s\t0\t%.4f\n", p[1], p[2], v
+		if (!(p[2] in lo) || p[1] + 0 < lo[p[2]]) { lo[p[2]] = p[1] + 0; vlo[p[2]] = v }
+		if (!(p[2] in hi) || p[1] + 0 > hi[p[2]]) { hi[p[2]] = p[1] + 0; vhi[p[2]] = v }
+	}
+	for (k in lo) if (vlo[k] > 0)
+		printf "kd_pooled_flat\t%s\t0\t%.4f\n", k, vhi[k] / vlo[k]
+}' "$tsv" | sort > "$tsv.pooled"
+cat "$tsv.pooled" >> "$tsv"
+rm -f "$tsv.pooled"
 
 table=$run/table.md
 {
@@ -79,7 +103,7 @@ table=$run/table.md
 		}'
 	done
 } > "$table"
-reps=$(cut -f3 "$tsv" | sort -u | wc -l)
+reps=$(cut -f3 "$tsv" | grep -vx 0 | sort -u | wc -l)
 echo
 echo "bench: $(basename "$run"), $reps repetition(s) per kernel (raw: $run)"
 cat "$table"
