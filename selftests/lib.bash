@@ -84,8 +84,9 @@ st_gone() {
 	# what it read ahead in one buffer for all fds, and gives it back to
 	# the next read of any fd if it cannot seek back (as in the /proc
 	# file of a process that is exiting).
+	# (if, not &&: the loop's status must be the redirection's alone.)
 	{ while read -r key val rest; do
-		[ "$key" = State: ] && state=$val
+		if [ "$key" = State: ]; then state=$val; fi
 	done < "/proc/$1/status"; } 2>/dev/null || return 0
 	[ -z "$state" ] || [ "$state" = Z ]
 }
