@@ -14,6 +14,15 @@
 
 #include "damo.h"
 
+/* Whether getopt left operands: the report commands take none. */
+static bool extra_args(int argc, char **argv)
+{
+	if (optind == argc)
+		return false;
+	damo_err("unexpected argument '%s'", argv[optind]);
+	return true;
+}
+
 /* ------------------------------------------------------------ guide */
 
 static int range_cmp(const void *a, const void *b)
@@ -725,10 +734,8 @@ static int report_heats(int argc, char **argv, bool heatmap)
 			return 1;
 		}
 	}
-	if (optind != argc) {
-		damo_err("unexpected argument '%s'", argv[optind]);
+	if (extra_args(argc, argv))
 		return 1;
-	}
 	if (!heatmap && (term || title)) {
 		damo_err("--term and --title are for `damo report heatmap`");
 		return 1;
@@ -872,10 +879,8 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 			return 1;
 		}
 	}
-	if (optind != argc) {
-		damo_err("unexpected argument '%s'", argv[optind]);
+	if (extra_args(argc, argv))
 		return 1;
-	}
 	if (rec_load(input, &rec))
 		return 1;
 	rc = print_dist(stdout, &rec, m, &d, &series, &nr_series);
@@ -919,10 +924,8 @@ static int report_raw(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind != argc) {
-		damo_err("unexpected argument '%s'", argv[optind]);
+	if (extra_args(argc, argv))
 		return 1;
-	}
 	if (rec_load(input, &rec))
 		return 1;
 	print_raw(stdout, &rec);
