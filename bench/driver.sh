@@ -13,7 +13,7 @@
 #   trace-*.txt   damon:damon_aggregated events (accuracy phases only)
 #
 # Knobs (environment): BENCH_BIN (workload binaries), BENCH_SIZES (MiB,
-# default "16 64 256 512", ":" or " " between), BENCH_WIN (seconds of
+# default "16 64 256", ":" or " " between), BENCH_WIN (seconds of
 # each unmonitored window, default 5), BENCH_MON_WIN (seconds of the
 # monitored window, default 10), BENCH_ACC_SECS (default 12), BENCH_JUMPS (default 6),
 # BENCH_JUMP_SECS (default 3), BENCH_PO_SECS (default 10).
@@ -22,7 +22,7 @@ set -u
 kernel=${BENCH_KERNEL:?}
 out=${BENCH_OUT:?}
 bin=${BENCH_BIN:?}
-sizes=${BENCH_SIZES:-16:64:256:512}
+sizes=${BENCH_SIZES:-16:64:256}
 sizes=${sizes//:/ }
 win=${BENCH_WIN:-5}
 mon_win=${BENCH_MON_WIN:-10}
