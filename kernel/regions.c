@@ -36,8 +36,11 @@ unsigned long damon_rand_page(unsigned long start, unsigned long end)
 
 /*
  * Split @r in two; the left piece keeps @sz_left bytes.  Both pieces carry
- * the parent's record, including its previous range, so that a piece merged
- * back into its sibling looks unchanged to the age accounting.
+ * the parent's counters and age, and each takes its own bounds as its
+ * previous range: a split changes nothing that was measured, so a piece that
+ * stays apart must not look moved to the age accounting (with the parent's
+ * range it did, and pieces of a cold range never grew old), and a piece
+ * merged back gives the parent's range again.
  */
 void damon_split_region_at(struct damon_target *t, struct damon_region *r,
 			   unsigned long sz_left)
@@ -50,9 +53,9 @@ void damon_split_region_at(struct damon_target *t, struct damon_region *r,
 	n->nr_accesses = r->nr_accesses;
 	n->age = r->age;
 	n->last_nr_accesses = r->last_nr_accesses;
-	n->last_start = r->last_start;
-	n->last_end = r->last_end;
 	r->end = n->start;
+	r->last_start = r->start;
+	r->last_end = r->end;
 	damon_insert_region(n, r, t);
 }
 

@@ -84,11 +84,13 @@ static void damon_test_split_at(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->end, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, n->start, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, n->end, PAGE_SIZE * 10);
-	/* both pieces keep the parent's record */
+	/* both pieces keep the parent's counters; their own bounds as before */
 	KUNIT_EXPECT_EQ(test, n->nr_accesses, 7U);
 	KUNIT_EXPECT_EQ(test, n->age, 3U);
-	KUNIT_EXPECT_EQ(test, n->last_start, 0UL);
+	KUNIT_EXPECT_EQ(test, n->last_start, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, n->last_end, PAGE_SIZE * 10);
+	KUNIT_EXPECT_EQ(test, r->last_start, 0UL);
+	KUNIT_EXPECT_EQ(test, r->last_end, PAGE_SIZE * 4);
 	expect_sane(test, t);
 	damon_destroy_target(t);
 }
@@ -281,6 +283,27 @@ static void damon_test_age_survives_split_merge(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, t->nr_regions, 1U);
 		damon_account_age(t, 0);
 		KUNIT_EXPECT_EQ(test, damon_first_region(t)->age, round);
+		damon_reset_aggregated(t);
+	}
+	damon_destroy_target(t);
+}
+
+/*
+ * Pieces of a split that stay apart (a cold range kept in pieces by the
+ * region bounds) go on aging: a split is no change in what was measured.
+ */
+static void damon_test_age_survives_split(struct kunit *test)
+{
+	const unsigned long ranges[][2] = { {0, PAGE_SIZE * 64} };
+	struct damon_target *t = new_target_of(test, ranges, 1);
+	struct damon_region *r;
+	unsigned int round;
+
+	for (round = 1; round <= 5; round++) {
+		damon_split_regions_of(t, 2);
+		damon_account_age(t, 0);
+		damon_for_each_region(r, t)
+			KUNIT_EXPECT_EQ(test, r->age, round);
 		damon_reset_aggregated(t);
 	}
 	damon_destroy_target(t);
@@ -480,6 +503,7 @@ static struct kunit_case damon_regions_cases[] = {
 	KUNIT_CASE(damon_test_account_age),
 	KUNIT_CASE(damon_test_reset_aggregated),
 	KUNIT_CASE(damon_test_age_survives_split_merge),
+	KUNIT_CASE(damon_test_age_survives_split),
 	KUNIT_CASE(damon_test_set_regions),
 	KUNIT_CASE(damon_test_set_regions_straddling),
 	KUNIT_CASE(damon_test_set_regions_unaligned),
