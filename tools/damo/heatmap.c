@@ -69,11 +69,32 @@ static void text_at(cairo_t *cr, double x, double y, const char *s,
 	cairo_show_text(cr, s);
 }
 
+/*
+ * Ticks and labels below a plot whose area starts at (@left, @top) and is
+ * @pw x @ph: about @n round values from 0 to @max.
+ */
+static void x_ticks(cairo_t *cr, double left, double top, double pw,
+		    double ph, double max, int n)
+{
+	double step = nice_step(max, n), v;
+	char buf[32];
+
+	for (v = 0; v <= max * (1 + 1e-9); v += step) {
+		double x = left + pw * v / max;
+
+		cairo_move_to(cr, x, top + ph);
+		cairo_line_to(cr, x, top + ph + 5);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%g", v);
+		text_at(cr, x, top + ph + 8, buf, 0.5, 1);
+	}
+}
+
 int heatmap_png(const struct heats *h, const char *path, const char *title)
 {
 	const int W = 1000, H = 640, L = 150, R = 140, T = 50, B = 70;
 	const double pw = W - L - R, ph = H - T - B;
-	double secs = (double)h->tunit * h->tres / 1e9, step, v, rgb[3];
+	double secs = (double)h->tunit * h->tres / 1e9, rgb[3];
 	uint64_t span = h->aunit * (uint64_t)h->ares, astep, addr;
 	cairo_surface_t *sf;
 	cairo_status_t st;
@@ -110,16 +131,7 @@ int heatmap_png(const struct heats *h, const char *path, const char *title)
 
 	/* time axis: seconds since the start of the range */
 	cairo_set_font_size(cr, 12);
-	step = nice_step(secs, 8);
-	for (v = 0; v <= secs * (1 + 1e-9); v += step) {
-		double x = L + pw * v / secs;
-
-		cairo_move_to(cr, x, T + ph);
-		cairo_line_to(cr, x, T + ph + 5);
-		cairo_stroke(cr);
-		snprintf(buf, sizeof(buf), "%g", v);
-		text_at(cr, x, T + ph + 8, buf, 0.5, 1);
-	}
+	x_ticks(cr, L, T, pw, ph, secs, 8);
 	cairo_set_font_size(cr, 13);
 	text_at(cr, L + pw / 2, H - 22, "time (s)", 0.5, 1);
 
@@ -298,16 +310,7 @@ int plot_png(const char *path, const struct plot_series *s, size_t nr,
 	cairo_stroke(cr);
 
 	cairo_set_font_size(cr, 12);
-	step = nice_step(xmax, 10);
-	for (v = 0; v <= xmax * (1 + 1e-9); v += step) {
-		double x = L + pw * v / xmax;
-
-		cairo_move_to(cr, x, T + ph);
-		cairo_line_to(cr, x, T + ph + 5);
-		cairo_stroke(cr);
-		snprintf(buf, sizeof(buf), "%g", v);
-		text_at(cr, x, T + ph + 8, buf, 0.5, 1);
-	}
+	x_ticks(cr, L, T, pw, ph, xmax, 10);
 	step = nice_step(ymax, 8);
 	for (v = 0; v <= ymax * (1 + 1e-9); v += step) {
 		double y = T + ph - ph * v / ymax;
