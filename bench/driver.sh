@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmarks, run inside one UML machine (bench/uml-init.sh starts it)
+# The benchmarks, run inside one UML machine (bench/init.sh starts it)
 # against one DAMON: BENCH_KERNEL=ours drives our configfs interface,
 # BENCH_KERNEL=upstream upstream's sysfs interface, with the same
 # attributes: sample 5 ms, aggregation 100 ms, update 1 s, 10..1000

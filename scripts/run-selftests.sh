@@ -1,22 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-#   run-selftests.sh UML_BINARY OUTDIR [SUITE...]
+#   run-selftests.sh KERNEL OUTDIR [SUITE...]
 #
-# Boots UML_BINARY with the host's root filesystem over hostfs and
-# init=selftests/uml-init.sh, which runs the bats suites (default: all of
-# selftests/*.bats; a SUITE is a name like 00-smoke, a file name or a path)
-# inside UML and powers the machine off.  Leaves in OUTDIR:
+# Boots KERNEL with the host's root filesystem and init=selftests/init.sh,
+# which runs the bats suites (default: all of selftests/*.bats; a SUITE is
+# a name like 00-smoke, a file name or a path) inside that machine and
+# powers it off.  KERNEL is either a UML binary (an ELF executable; root
+# over hostfs) or an x86_64 bzImage, booted under qemu-system-x86_64 with
+# TCG (root over virtio-9p).  Leaves in OUTDIR:
 #
-#   results.tap   bats' TAP output         console.log  UML's console
+#   results.tap   bats' TAP output         console.log  the machine's console
 #   dmesg.log     the kernel log at the end
 #   kmemleak.log  kmemleak's report at the end (kernels with kmemleak)
 #
 # prints the TAP, fails on kernel splats found in dmesg.log or console.log,
 # and writes "passed failed skipped" to OUTDIR/../selftests.counts.  A
 # splat counts as one more failure, and so does a run without a complete
-# TAP plan (UML crashed, hung or was killed), and so does a kmemleak report
-# with a leak from DAMON (see kmemleak_ours).  Exits non-zero on any failure.
+# TAP plan (the machine crashed, hung or was killed), and so does a
+# kmemleak report with a leak from DAMON (see kmemleak_ours).  Exits non-zero on any failure.
 #
 #   run-selftests.sh --check-log LOG...
 #
@@ -24,16 +26,18 @@
 # exits 1 if there is any (to check the scan itself, or an old run's logs).
 #
 # With several suites and ST_JOBS > 1 (default: the number of host CPUs),
-# the suites are shared out to ST_JOBS UML machines running side by side,
+# the suites are shared out to ST_JOBS machines running side by side,
 # each booted once per suite and taking the next suite from a queue,
-# largest first.  (UML runs one CPU; the suites are bound by forks and
-# page faults, so two machines on two cores take about half the time.)
+# largest first.  (UML runs one CPU, and so does each QEMU machine unless
+# ST_SMP says otherwise; the suites are bound by forks and page faults, so
+# two machines on two cores take about half the time.)
 # Each suite then leaves its files in OUTDIR/SUITE/, and OUTDIR/results.tap
 # is all of their TAP, renumbered, in suite order.
 #
-# Environment: ST_TIMEOUT (seconds for one UML run, default 2400),
+# Environment: ST_TIMEOUT (seconds for one machine's run, default 2400),
 # ST_TEST_TIMEOUT (seconds per test, default 300), ST_FILTER (bats --filter
-# regex without white space), ST_MEM (UML memory, default 1G), ST_VERBOSE=1
+# regex without white space), ST_MEM (memory, default 1G), ST_SMP (CPUs of
+# a QEMU machine, default 1), ST_VERBOSE=1
 # (show the console while it runs), ST_FUZZ_SEED and ST_FUZZ_SECS (passed
 # on to selftests/60-fuzz.bats).
 set -u
@@ -50,6 +54,8 @@ splat+='|possible recursive locking|inconsistent lock state'
 splat+='|suspicious RCU|KASAN|UBSAN:|INFO: task .* blocked'
 splat+='|rcu_sched self-detected stall|soft lockup|hard LOCKUP'
 splat+='|Attempted to kill init'
+# UML kills a process whose host mappings it cannot update.
+splat+='|stub syscall type [0-9]+ failed|UML ran out of memory on the host'
 
 # kmemleak_ours REPORT: print the objects of a kmemleak report that DAMON
 # leaked: those with a damon or configfs function in their allocation
@@ -100,13 +106,16 @@ if [ "${1:-}" = --check-log ]; then
 	exit 0
 fi
 
-[ $# -ge 2 ] || die "usage: $me UML_BINARY OUTDIR [SUITE...]"
-uml=$1 out=$2
+[ $# -ge 2 ] || die "usage: $me KERNEL OUTDIR [SUITE...]"
+kernel=$1 out=$2
 shift 2
 timeout=${ST_TIMEOUT:-2400}
 
-{ [ -f "$uml" ] && [ -x "$uml" ]; } || die "$uml: no such UML kernel binary"
-uml=$(cd "$(dirname "$uml")" && pwd)/$(basename "$uml")
+# shellcheck source=machine.bash
+. "$top/scripts/machine.bash"
+machine_platform "$kernel" || exit 2
+machine=$MACHINE_NAME
+kernel=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 counts=${ST_COUNTS:-$(dirname "$out")/selftests.counts}
@@ -132,12 +141,12 @@ case "${suites[*]}" in
 *,*) die "suite paths must not contain commas" ;;
 esac
 
-# The workloads are host binaries; build them here, not inside UML.
+# The workloads are host binaries; build them here, not in the machine.
 if [ -z "${ST_NO_BUILD:-}" ]; then
 	make -s -C "$top/selftests" || die "building the selftest workloads failed"
 fi
 
-# run_sharded: run each suite in a UML machine of its own, ST_JOBS at a
+# run_sharded: run each suite in a machine of its own, ST_JOBS at a
 # time, by running this script once per suite; then merge the results.
 run_sharded() {
 	local jobs=$1 queue lock w s name n i tap plan
@@ -150,7 +159,7 @@ run_sharded() {
 	for s in "${suites[@]}"; do
 		echo "$(wc -c < "$s") $s"
 	done | sort -rn | cut -d' ' -f2- > "$queue"
-	echo "  UML     $uml (${#suites[@]} suites on $jobs machines)"
+	echo "  $machine    $kernel (${#suites[@]} suites on $jobs machines)"
 	for ((w = 0; w < jobs; w++)); do
 		(
 			while :; do
@@ -159,7 +168,7 @@ run_sharded() {
 				[ -n "$s" ] || break
 				name=$(basename "$s" .bats)
 				ST_NO_BUILD=1 ST_JOBS=1 ST_COUNTS="$out/$name.counts" \
-					"$0" "$uml" "$out/$name" "$s" > "$out/$name.log" 2>&1
+					"$0" "$kernel" "$out/$name" "$s" > "$out/$name.log" 2>&1
 				echo "  $(tail -n 1 "$out/$name.log" | sed "s/^selftests:/$name:/")"
 			done
 		) &
@@ -216,7 +225,7 @@ run_sharded() {
 	done
 	echo "$total_p $total_f $total_s" > "$counts"
 	echo "selftests: $total_p passed, $total_f failed, $total_s skipped" \
-		"(${#suites[@]} suites on $jobs UML machines in $((SECONDS - start))s; logs in $out)"
+		"(${#suites[@]} suites on $jobs $machine machines in $((SECONDS - start))s; logs in $out)"
 	return $rc
 }
 
@@ -231,64 +240,59 @@ if [ "$jobs" -gt 1 ]; then
 fi
 
 # UML's own state (pid file, mconsole socket) goes to a private directory.
-umldir=$(mktemp -d /tmp/uml-selftests.XXXXXX) || die "mktemp failed"
-upid=
+umldir=$(mktemp -d /tmp/st-machine.XXXXXX) || die "mktemp failed"
+mpid=
 
 cleanup() {
-	if [ -n "$upid" ] && kill -0 "$upid" 2>/dev/null; then
-		kill -TERM "$upid" 2>/dev/null
-		wait "$upid" 2>/dev/null
+	if [ -n "$mpid" ] && kill -0 "$mpid" 2>/dev/null; then
+		kill -TERM "$mpid" 2>/dev/null
+		wait "$mpid" 2>/dev/null
 	fi
 	rm -rf "$umldir"
 }
 trap cleanup EXIT
 trap 'echo "$me: interrupted" >&2; exit 130' INT TERM HUP
 
-# shellcheck disable=SC2054 # commas belong to con0=null,fd:1
-args=(
-	mem="${ST_MEM:-1G}" rootfstype=hostfs rootflags=/ rw
-	# No terminal: console 0 writes to stdout only, every other line is
-	# disconnected, so UML never reads or reconfigures a tty.
-	con=null ssl=null con0=null,fd:1
-	uml_dir="$umldir" umid=selftests
-	init="$top/selftests/uml-init.sh"
+# What init.sh reads from its environment.
+init_env=(
 	ST_OUTDIR="$out"
 	ST_SUITES="$(IFS=,; echo "${suites[*]}")"
 	ST_TEST_TIMEOUT="${ST_TEST_TIMEOUT:-300}"
 )
-[ -n "${ST_FILTER:-}" ] && args+=(ST_FILTER="$ST_FILTER")
+[ -n "${ST_FILTER:-}" ] && init_env+=(ST_FILTER="$ST_FILTER")
 for v in ST_FUZZ_SEED ST_FUZZ_SECS; do
 	case ${!v:-} in
 	'') ;;
 	*[!0-9]*) die "$v must be a number" ;;
-	*) args+=("$v=${!v}") ;;
+	*) init_env+=("$v=${!v}") ;;
 	esac
 done
+MACHINE_MEM=${ST_MEM:-1G} MACHINE_SMP=${ST_SMP:-1}
+machine_cmd "$kernel" "$top/selftests/init.sh" "$umldir" selftests "${init_env[@]}"
 
 ulimit -c 0  # a crashing UML aborts(); no core files in the work tree
-echo "  UML     $uml (${#suites[@]} suite(s), timeout ${timeout}s)"
+echo "  $machine    $kernel (${#suites[@]} suite(s), timeout ${timeout}s)"
 start=$SECONDS
-# timeout(1) runs UML in a process group of its own and signals the whole
-# group, so UML's helper and userspace processes go too.  stdin is
-# /dev/null: CI has none, and UML must never see the terminal.
-timeout -k 10 "$timeout" "$uml" "${args[@]}" \
-	< /dev/null > "$out/console.log" 2>&1 &
-upid=$!
-[ "${ST_VERBOSE:-0}" = 1 ] && tail -n +1 -f --pid="$upid" "$out/console.log" &
-wait "$upid"
+# timeout(1) runs the machine in a process group of its own and signals
+# the whole group, so UML's helper and userspace processes go too.  stdin
+# is /dev/null: CI has none, and the machine must never see the terminal.
+timeout -k 10 "$timeout" "${MACHINE_CMD[@]}" < /dev/null > "$out/console.log" 2>&1 &
+mpid=$!
+[ "${ST_VERBOSE:-0}" = 1 ] && tail -n +1 -f --pid="$mpid" "$out/console.log" &
+wait "$mpid"
 rc=$?
-upid=
+mpid=
 elapsed=$((SECONDS - start))
 
 problems=()
 case $rc in
 0) ;;
-124|137) problems+=("UML did not finish within ${timeout}s and was killed") ;;
-*) problems+=("UML exited with status $rc") ;;
+124|137) problems+=("$machine did not finish within ${timeout}s and was killed") ;;
+*) problems+=("$machine exited with status $rc") ;;
 esac
 bats_rc=
 [ -f "$out/init.rc" ] && read -r bats_rc < "$out/init.rc"
-[ -n "$bats_rc" ] || problems+=("uml-init.sh did not finish")
+[ -n "$bats_rc" ] || problems+=("init.sh did not finish")
 
 # Count the TAP.  bats prints "ok N name # skip reason" for skipped tests.
 tap=$out/results.tap
@@ -322,14 +326,15 @@ else
 	fi
 fi
 
-# Kernel splats.  Both logs are scanned: dmesg.log is missing if UML died.
+# Kernel splats.  Both logs are scanned: dmesg.log is missing if the
+# machine died.
 scan_logs "$out/dmesg.log" "$out/console.log"
 if [ -n "$found" ]; then
 	problems+=("kernel splat in $found")
 	failed=$((failed + 1))
 fi
 
-# Leaks (kernels with kmemleak; uml-init.sh scanned after the suites).
+# Leaks (kernels with kmemleak; init.sh scanned after the suites).
 kml=$out/kmemleak.log
 if [ -f "$kml" ]; then
 	if grep -q '^kmemleak: unavailable' "$kml"; then
@@ -362,5 +367,5 @@ for p in "${problems[@]}"; do
 	echo "$me: $p" >&2
 done
 echo "selftests: $passed passed, $failed failed, $skipped skipped" \
-	"(UML ran ${elapsed}s; logs in $out)"
+	"($machine ran ${elapsed}s; logs in $out)"
 [ "$failed" -eq 0 ]

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Smoke tests of the selftest machine itself: that the suites run as root
-# in UML with private mounts, that the workloads behave as the other suites
-# assume, and that a DAMON is built into the kernel under test.
+# in the test machine (UML or QEMU) with private mounts, that the workloads
+# behave as the other suites assume, and that a DAMON is built into the
+# kernel under test.
 
 load lib
 
@@ -11,13 +12,20 @@ teardown() {
 	st_cleanup
 }
 
-@test "runs as root inside UML, under uml-init.sh" {
+@test "runs as root inside the test machine (UML or QEMU), under init.sh" {
 	[ "$(id -u)" -eq 0 ]
-	# UML reports the host's machine in uname -m; cpuinfo is its own.
-	grep -q '^vendor_id[[:space:]]*: User Mode Linux$' /proc/cpuinfo
-	grep -q '^model name[[:space:]]*: UML$' /proc/cpuinfo
+	[[ "$(tr '\0' ' ' < /proc/1/cmdline)" == *"/selftests/init.sh "* ]]
 	grep -q "^Linux version $(uname -r) " /proc/version
-	[[ "$(tr '\0' ' ' < /proc/1/cmdline)" == *selftests/uml-init.sh* ]]
+	if [ "$(st_platform)" = uml ]; then
+		# UML reports the host's machine in uname -m; cpuinfo is its own.
+		grep -q '^vendor_id[[:space:]]*: User Mode Linux$' /proc/cpuinfo
+		grep -q '^model name[[:space:]]*: UML$' /proc/cpuinfo
+	else
+		# QEMU's TCG CPUs, and the host's root over virtio-9p
+		[ "$(uname -m)" = x86_64 ]
+		grep -q '^model name.*QEMU' /proc/cpuinfo
+		[ "$(st_mount_type /)" = 9p ]
+	fi
 }
 
 @test "/proc, /sys and /dev are this kernel's" {

@@ -11,18 +11,32 @@ ST_DIR=${ST_DIR:-$(cd "$BATS_TEST_DIRNAME" && pwd)}
 ST_BIN=${ST_BIN:-$ST_DIR/bin}
 ST_PIDS=()
 
-# st_in_uml: this is a UML kernel (whose uname -m is the host's machine;
-# /proc/cpuinfo tells) with its own procfs and sysfs mounted.
-st_in_uml() {
+# st_in_test_machine: this shell runs in the machine that
+# scripts/run-selftests.sh booted (PID 1 is selftests/init.sh), with that
+# kernel's own procfs and sysfs mounted.
+st_in_test_machine() {
+	local args=()
 	[ "$(stat -f -c %T /proc 2>/dev/null)" = proc ] &&
-		grep -q '^vendor_id.*User Mode Linux' /proc/cpuinfo &&
-		[ "$(stat -f -c %T /sys 2>/dev/null)" = sysfs ]
+		[ "$(stat -f -c %T /sys 2>/dev/null)" = sysfs ] &&
+		mapfile -t -d '' args < /proc/1/cmdline
+	# the interpreter, then the script
+	[[ "${args[1]:-}" == */selftests/init.sh ]]
 }
 
-# These tests write to /sys: refuse to run anywhere but in the UML machine
+# st_platform: uml (UML reports the host's machine in uname -m; cpuinfo
+# tells) or the machine of the real kernel (x86_64 under QEMU).
+st_platform() {
+	if grep -q '^vendor_id.*User Mode Linux' /proc/cpuinfo; then
+		echo uml
+	else
+		uname -m
+	fi
+}
+
+# These tests write to /sys: refuse to run anywhere but in the machine
 # that scripts/run-selftests.sh boots.
-if ! st_in_uml; then
-	echo "lib.bash: not inside the selftest UML machine, refusing to run" >&2
+if ! st_in_test_machine; then
+	echo "lib.bash: not inside the selftest machine, refusing to run" >&2
 	return 1
 fi
 
@@ -120,8 +134,9 @@ st__started() {
 	IFS= read -r line < "$2" || st_gone "$1"
 }
 
-# st_start_hotcold [-t S] [-i US] HOT_MIB COLD_MIB: st_start hotcold, and
-# set HOT_START HOT_END COLD_START COLD_END (decimal, ends exclusive).
+# st_start_hotcold [-t S] [-i US] [-H|-R] HOT_MIB COLD_MIB: st_start
+# hotcold, and set HOT_START HOT_END COLD_START COLD_END (decimal, ends
+# exclusive).
 st_start_hotcold() {
 	local pid
 	st_start hotcold "$@" || return 1
@@ -155,12 +170,60 @@ st_cleanup() {
 }
 
 # st_rss_kib PID: the resident set size of PID in KiB.
+# Fails, saying why on stderr, if PID has exited (a zombie has no VmRSS).
 st_rss_kib() {
-	local key val rest rss=
+	local key val rest rss= state=
 	while read -r key val rest; do	# to the end: see st_gone
-		[ "$key" = VmRSS: ] && rss=$val
+		case $key in
+		VmRSS:) rss=$val ;;
+		State:) state=$val ;;
+		esac
 	done < "/proc/$1/status"
-	[ -n "$rss" ] && echo "$rss"
+	if [ -n "$rss" ]; then
+		echo "$rss"
+		return 0
+	fi
+	echo "st_rss_kib: pid $1 has no VmRSS (State: ${state:-?})" >&2
+	st_why_gone "$1" >&2
+	return 1
+}
+
+# st_why_gone PID: if PID is a workload st_start started and it has
+# exited, reap it and print its exit status and output.
+st_why_gone() {
+	local status=0
+	[ "$1" = "${ST_PID:-}" ] && st_gone "$1" || return 0
+	wait "$1" || status=$?
+	echo "pid $1 exited with status $status; its output:"
+	cat "$ST_OUT"
+}
+
+# st_require_thp: skip unless the kernel has transparent huge pages and
+# gives them at least to memory advised MADV_HUGEPAGE.
+st_require_thp() {
+	local f=/sys/kernel/mm/transparent_hugepage/enabled mode
+	[ -r "$f" ] || skip "no transparent huge pages in this kernel (UML has none)"
+	read -r mode < "$f"
+	[[ "$mode" != *"[never]"* ]] || skip "transparent huge pages are off: $mode"
+}
+
+# st_anon_huge_kib PID START END: the AnonHugePages (KiB) of PID's mappings
+# that lie within [START, END), from /proc/PID/smaps.
+st_anon_huge_kib() {
+	local line inside=0 sum=0
+	while read -r line; do	# to the end: see st_gone
+		if [[ "$line" =~ ^([0-9a-f]+)-([0-9a-f]+)\  ]]; then
+			inside=0
+			if [ $((16#${BASH_REMATCH[1]})) -ge "$2" ] &&
+				[ $((16#${BASH_REMATCH[2]})) -le "$3" ]; then
+				inside=1
+			fi
+		elif [ "$inside" = 1 ] &&
+			[[ "$line" =~ ^AnonHugePages:\ +([0-9]+) ]]; then
+			sum=$((sum + BASH_REMATCH[1]))
+		fi
+	done < "/proc/$1/smaps"
+	echo "$sum"
 }
 
 # st_mount_type DIR: the filesystem type mounted at DIR ("" if none).

@@ -14,7 +14,8 @@
 #      machine these tests may change, or every test skipped
 #
 # The suites change the kernel's DAMON state, so lib.bash lets them run
-# only in a disposable test machine (the selftest UML kernel today); run
+# only in a disposable test machine (UML or QEMU, booted by
+# scripts/run-selftests.sh with init=selftests/init.sh); run
 # anywhere else, this script skips rather than fails.
 set -u
 
@@ -30,8 +31,10 @@ skip_all() {
 command -v bats > /dev/null || skip_all "bats is not installed"
 [ -d /sys/kernel/config/damon ] ||
 	skip_all "no /sys/kernel/config/damon (CONFIG_DAMON_CONFIGFS, configfs mounted?)"
-grep -q '^vendor_id.*User Mode Linux' /proc/cpuinfo 2> /dev/null ||
-	skip_all "not the selftest UML machine (scripts/run-selftests.sh boots one)"
+# the same test lib.bash makes: PID 1 is selftests/init.sh
+mapfile -t -d '' init_args < /proc/1/cmdline 2> /dev/null
+[[ "${init_args[1]:-}" == */selftests/init.sh ]] ||
+	skip_all "not a selftest machine (scripts/run-selftests.sh boots one)"
 
 suites=()
 for s in "$@"; do

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# PID 1 of the selftest UML machine; scripts/run-selftests.sh boots UML with
-# init=<this file>.  The root filesystem is the host's, over hostfs, so until
-# proc and sysfs are mounted here /proc and /sys are the HOST's: nothing may
-# be written below them before the mounts are verified.
+# PID 1 of the selftest machine: scripts/run-selftests.sh boots a UML kernel
+# or an x86_64 kernel under QEMU with the host's root filesystem and
+# init=<this file> (scripts/machine.bash).  The mounts and the power-off
+# come from scripts/init-lib.bash.
 #
-# Settings arrive as environment variables from the kernel command line:
-#   ST_OUTDIR        results directory (a host path, written through hostfs)
+# Settings arrive as environment variables from the kernel command line
+# (MACHINE_PLATFORM from scripts/machine.bash, then these):
+#   ST_OUTDIR        results directory (a host path, written through the root)
 #   ST_SUITES        comma-separated .bats files (default: selftests/*.bats)
 #   ST_FILTER        bats --filter regex (no white space), optional
 #   ST_TEST_TIMEOUT  seconds one test may take (default 300, 0: no limit)
@@ -16,77 +17,18 @@
 # Writes ST_OUTDIR/results.tap (bats' TAP), ST_OUTDIR/kmemleak.log (when
 # the kernel has kmemleak), ST_OUTDIR/dmesg.log and, last,
 # ST_OUTDIR/init.rc (the exit status of bats), then powers the machine off.
-# PID 1 must never exit: that would panic the kernel.
 
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export HOME=/tmp TMPDIR=/tmp TERM=dumb LC_ALL=C
-unset LANG LANGUAGE
-
-ST_DIR=$(cd "$(dirname "$0")" && pwd)
+ST_DIR=$(cd "${0%/*}" && pwd)
 export ST_DIR ST_BIN=$ST_DIR/bin ST_OUTDIR=${ST_OUTDIR:-}
 
-say() { echo "uml-init: $*"; }
+say() { echo "init: $*"; }
 
-# Power the machine off; never returns.  reboot(2) is always this kernel's
-# and powers off synchronously, in this process.  (sysrq's power-off runs
-# from a work item instead: with CONFIG_PREEMPT, as in the debug kernel,
-# this init was scheduled again while UML tore its processes down, died of
-# SIGSEGV, and the "Attempted to kill init" panic made UML abort with 134.)
-power_off() {
-	sync
-	perl -MConfig -e '
-		my $nr = $Config{archname} =~ /^x86_64/ ? 169 : 88;
-		syscall($nr, 0xfee1dead, 672274793, 0x4321fedc, 0);
-		die "reboot: $!\n";'
-	say "reboot(2) failed; trying sysrq"
-	if [ "$(stat -f -c %T /proc 2>/dev/null)" = proc ]; then
-		echo o > /proc/sysrq-trigger 2>/dev/null
-	fi
-	while :; do sleep 3600; done
-}
-
-fatal() {
-	say "FATAL: $*"
-	power_off
-}
-
-# The type of what is mounted at $1, from this kernel's mount table.
-mount_type() {
-	local mnt type rest found=
-	while read -r _ mnt type rest; do
-		[ "$mnt" = "$1" ] && found=$type
-	done < /proc/self/mounts
-	echo "$found"
-}
-
-# mount_fs TYPE DIR [OPTIONS]: mount unless DIR already has TYPE, verify.
-mount_fs() {
-	local type=$1 dir=$2 opts=${3:-}
-	[ "$(mount_type "$dir")" = "$type" ] && return 0
-	mount -n -t "$type" ${opts:+-o "$opts"} "$type" "$dir" || return 1
-	[ "$(mount_type "$dir")" = "$type" ]
-}
-
-have_fs() { grep -qw "$1" /proc/filesystems; }
+# shellcheck source=../scripts/init-lib.bash
+. "$ST_DIR/../scripts/init-lib.bash"
+export HOME=/tmp TMPDIR=/tmp
 
 say "started, $(date -u +%FT%TZ)"
-
-# procfs first: everything below relies on it being ours.
-if [ "$(stat -f -c %T /proc 2>/dev/null)" != proc ]; then
-	mount -n -t proc proc /proc
-fi
-[ "$(stat -f -c %T /proc 2>/dev/null)" = proc ] || fatal "cannot mount /proc"
-mount_fs sysfs /sys || fatal "cannot mount /sys"
-if [ "$(mount_type /dev)" != devtmpfs ]; then
-	mount_fs devtmpfs /dev || fatal "cannot mount /dev"
-fi
-# devtmpfs lacks the links udev would make; bash's <(...) needs /dev/fd.
-for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 \
-	 stderr:/proc/self/fd/2; do
-	[ -e "/dev/${l%%:*}" ] || ln -s "${l#*:}" "/dev/${l%%:*}"
-done
-mkdir -p /dev/shm
-mount_fs tmpfs /dev/shm mode=1777 || fatal "cannot mount /dev/shm"
+init_mounts
 
 # Private scratch space: without these, writes would land on the host.
 # The work tree and ST_OUTDIR may lie below them (a clone in /tmp, say):
@@ -124,19 +66,6 @@ for d in /tmp /var/tmp /run; do
 			fatal "cannot move ${m#*:} back into place"
 	done
 done
-if have_fs configfs; then
-	mount_fs configfs /sys/kernel/config || fatal "cannot mount configfs"
-else
-	say "no configfs in this kernel"
-fi
-if have_fs debugfs && [ -d /sys/kernel/debug ]; then
-	mount_fs debugfs /sys/kernel/debug || say "cannot mount debugfs"
-fi
-if have_fs tracefs && [ -d /sys/kernel/tracing ]; then
-	mount_fs tracefs /sys/kernel/tracing || say "cannot mount tracefs"
-fi
-[ -w /proc/sys/kernel/sysrq ] && echo 1 > /proc/sys/kernel/sysrq
-
 [ -w "$ST_OUTDIR" ] || fatal "ST_OUTDIR '$ST_OUTDIR' is not writable"
 
 [ ${#suites[@]} -gt 0 ] || suites=("$ST_DIR"/*.bats)
