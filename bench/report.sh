@@ -27,16 +27,19 @@ order() {
 	kd_cpu_pct_64	kdamond CPU, % of one CPU, 64 MiB target	le
 	kd_cpu_pct_256	kdamond CPU, % of one CPU, 256 MiB target	le
 	kd_cpu_pct_512	kdamond CPU, % of one CPU, 512 MiB target	le
+	kd_cpu_pct_1024	kdamond CPU, % of one CPU, 1024 MiB target	le
 	kd_pooled_pct_16	kdamond CPU, %, 16 MiB, pooled over the repetitions	le
 	kd_pooled_pct_64	kdamond CPU, %, 64 MiB, pooled over the repetitions	le
 	kd_pooled_pct_256	kdamond CPU, %, 256 MiB, pooled over the repetitions	le
 	kd_pooled_pct_512	kdamond CPU, %, 512 MiB, pooled over the repetitions	le
+	kd_pooled_pct_1024	kdamond CPU, %, 1024 MiB, pooled over the repetitions	le
 	kd_flat	kdamond CPU largest/smallest size, per run (flat: 0.8-1.2)	flat
 	kd_pooled_flat	kdamond CPU largest/smallest size, pooled	flat
 	slowdown_pct_16	workload slowdown %, 16 MiB	-
 	slowdown_pct_64	workload slowdown %, 64 MiB	-
 	slowdown_pct_256	workload slowdown %, 256 MiB	-
 	slowdown_pct_512	workload slowdown %, 512 MiB	-
+	slowdown_pct_1024	workload slowdown %, 1024 MiB	-
 	hwc_precision	hot/warm/cold: hot precision (bytes)	ge
 	hwc_recall	hot/warm/cold: hot recall (bytes)	ge
 	mov_precision	moving hot set: precision (bytes)	ge
