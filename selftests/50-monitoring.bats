@@ -47,11 +47,10 @@ expect_well_formed() {
 }
 
 # hot_cold_verdict MAX_NR_ACCESSES: for the snapshot in SNAP, print
-# "good", "bad" or "inconclusive" (no region wholly inside the hot or the
-# cold range), then the hot and cold statistics (N MEAN MAX each).
-# Good means the size-weighted mean nr_accesses of the regions inside the
-# hot range is at least twice that of the cold range plus a tenth of the
-# maximum.
+# "good", "bad" or "inconclusive" (no region over the hot or the cold
+# range), then the hot and cold statistics (N MEAN MAX each, see
+# cfs_range_stats).  Good means the mean nr_accesses over the hot range is
+# at least twice that over the cold range plus a tenth of the maximum.
 hot_cold_verdict() {
 	local hot cold hn hm cn cm verdict
 	hot=$(cfs_range_stats "$SNAP" "$HOT_START" "$HOT_END")
@@ -124,6 +123,25 @@ maps_span() {
 	cfs_on web
 	cfs_wait_aggr web 3
 	expect_hot_beats_cold web t0 50
+}
+
+@test "vaddr on transparent huge pages: the hot range shows clearly more accesses (PMD Accessed bits)" {
+	local want huge
+	st_require_thp
+	st_start_hotcold -H 8 16
+	# most of both ranges is mapped by PMDs, or the test tests nothing
+	want=$(((8 + 16) * 1024 * 3 / 4))
+	huge=$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$COLD_END")
+	[ "$huge" -ge "$want" ] ||
+		{ echo "AnonHugePages $huge KiB of $(((8 + 16) * 1024))"; return 1; }
+	monitor web vaddr "$ST_PID" 5000 100000 1000000 10 100
+	cfs_on web
+	cfs_wait_aggr web 3
+	expect_hot_beats_cold web t0 50
+	# sampling clears and reads the PMDs' Accessed bits; it splits nothing
+	huge=$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$COLD_END")
+	[ "$huge" -ge "$want" ] ||
+		{ echo "AnonHugePages $huge KiB after monitoring"; return 1; }
 }
 
 @test "fvaddr: the given hot range shows clearly more accesses than the cold one" {

@@ -809,14 +809,23 @@ stat_stays() {
 
 # ------------------------------------------------------------ behaviour
 
-# aged_share FILE START END AGE: "INSIDE AGED", the bytes of the snapshot's
-# regions wholly inside [START, END), and of those aged AGE or more.
-aged_share() {
-	awk -v lo="$2" -v hi="$3" -v age="$4" '
-	$1 + 0 >= lo + 0 && $2 + 0 <= hi + 0 {
-		in_sz += $2 - $1
-		if ($4 + 0 >= age + 0) aged += $2 - $1
+# age_share FILE START END ge|le AGE: "INSIDE MATCHING", the bytes of
+# [START, END) that the snapshot's regions cover, and of those the bytes in
+# regions aged at least (ge) or at most (le) AGE.  (A region may reach
+# beyond the range: the unmapped hole and the neighbouring mappings are
+# idle too, and regions merge across them.)
+age_share() {
+	awk -v lo="$2" -v hi="$3" -v op="$4" -v age="$5" '
+	{
+		s = $1 + 0 > lo + 0 ? $1 + 0 : lo + 0
+		e = $2 + 0 < hi + 0 ? $2 + 0 : hi + 0
+		if (s >= e) next
+		in_sz += e - s
+		if (op == "ge" ? $4 + 0 >= age + 0 : $4 + 0 <= age + 0)
+			n += e - s
 	}
+	END { printf "%.0f %.0f\n", in_sz, n }' "$1"
+}
 	END { printf "%.0f %.0f\n", in_sz, aged }' "$1"
 }
 
@@ -863,7 +872,7 @@ tried_per_aggr() {
 	# the cold range still grow older than a few aggregations (an action
 	# would restart them every time; random splits restart some anyway)
 	for i in $(seq 10); do
-		read -r inside aged <<< "$(aged_share "$snap" "$COLD_START" "$COLD_END" 5)"
+		read -r inside aged <<< "$(age_share "$snap" "$COLD_START" "$COLD_END" ge 5)"
 		[ "$aged" -eq 0 ] || break
 		cfs_wait_more_aggr web 3
 		cfs_snapshot_to web t0 "$snap"
@@ -909,14 +918,6 @@ tried_per_aggr() {
 	grep -q '^verify: ok' "$ST_OUT"
 }
 
-# young_share FILE START END: "INSIDE YOUNG", the bytes of the snapshot's
-# regions wholly inside [START, END), and of those aged 2 or less.
-young_share() {
-	awk -v lo="$2" -v hi="$3" '
-	$1 + 0 >= lo + 0 && $2 + 0 <= hi + 0 {
-		in_sz += $2 - $1
-		if ($4 + 0 <= 2) young += $2 - $1
-	}
 	END { printf "%.0f %.0f\n", in_sz, young }' "$1"
 }
 
@@ -933,7 +934,7 @@ young_share() {
 	for i in 1 2 3 4 5; do
 		cfs_wait_more_aggr web 2
 		cfs_snapshot_to web t0 "$snap"
-		read -r inside young <<< "$(young_share "$snap" "$COLD_START" "$COLD_END")"
+		read -r inside young <<< "$(age_share "$snap" "$COLD_START" "$COLD_END" le 2)"
 		if [ "$inside" -lt $(((COLD_END - COLD_START) / 2)) ] ||
 			[ "$young" -lt $((inside * 9 / 10)) ]; then
 			echo "cold range: $young of $inside bytes in regions aged <= 2"
@@ -1203,6 +1204,40 @@ vma_flags_in() {
 	poll 60 stat_above web s0 sz_applied 0
 	vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END" | grep -qw nh ||
 		{ echo "no nh in the hot range:"; vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
+	cfs_off web
+	stop_verified "$ST_PID"
+}
+
+# hot_huge_kib_at_least KIB / hot_huge_kib_at_most KIB: the AnonHugePages
+# of the workload's hot range.
+hot_huge_kib_at_least() {
+	[ "$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$HOT_END")" -ge "$1" ]
+}
+
+hot_huge_kib_at_most() {
+	[ "$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$HOT_END")" -le "$1" ]
+}
+
+@test "hugepage makes the re-faulted hot range huge pages (AnonHugePages); nohugepage makes it base pages again" {
+	st_require_thp
+	# the hot range is advised MADV_NOHUGEPAGE and re-faulted every pass
+	st_start_hotcold -R 8 8
+	hot_huge_kib_at_most 0 ||
+		{ grep AnonHugePages "/proc/$ST_PID/smaps_rollup"; return 1; }
+	monitor web "$ST_PID"
+	# any access: pages being dropped and re-faulted are absent from
+	# some samples
+	scheme web s0 hugepage access_pattern/min_nr_accesses=1
+	cfs_on web
+	poll 60 hot_huge_kib_at_least $((8 * 1024 / 2)) ||
+		{ vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
+	# the cold range is never advised: no huge page there
+	[ "$(st_anon_huge_kib "$ST_PID" "$COLD_START" "$COLD_END")" -eq 0 ]
+	cfs_off web
+	cfs_set "$S/action" nohugepage
+	cfs_on web
+	poll 60 hot_huge_kib_at_most 0 ||
+		{ vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
 	cfs_off web
 	stop_verified "$ST_PID"
 }

@@ -388,12 +388,16 @@ cfs_covered() {
 }
 
 # cfs_range_stats FILE START END: "N MEAN MAX" of the regions of the
-# snapshot in FILE that lie wholly inside [START, END): their number, their
-# size-weighted mean nr_accesses and the largest nr_accesses among them.
+# snapshot in FILE that overlap [START, END): their number, their mean
+# nr_accesses weighted by the bytes of the range each covers, and the
+# largest nr_accesses among them.  (Regions may reach beyond a range of a
+# workload: an idle range merges with idle neighbours and holes.)
 cfs_range_stats() {
 	awk -v lo="$2" -v hi="$3" '
-	{ s = $1 + 0; e = $2 + 0 }
-	s >= lo + 0 && e <= hi + 0 {
+	{
+		s = $1 + 0 > lo + 0 ? $1 + 0 : lo + 0
+		e = $2 + 0 < hi + 0 ? $2 + 0 : hi + 0
+		if (s >= e) next
 		n++; sz += e - s; sum += (e - s) * $3
 		if ($3 + 0 > max) max = $3 + 0
 	}

@@ -2,19 +2,30 @@
 /*
  * hotcold: a workload with one hot and one cold anonymous memory range.
  *
- *   hotcold [-t SECONDS] [-i USECS] HOT_MIB COLD_MIB
+ *   hotcold [-t SECONDS] [-i USECS] [-H | -R] HOT_MIB COLD_MIB
  *
  * Maps HOT_MIB MiB and COLD_MIB MiB of private anonymous memory as two
- * separate mappings with an unmapped hole between them, writes a per-page
- * pattern into every page of both (so that all of it is populated before
- * anything is measured), then prints one line to stdout:
+ * separate mappings with an unmapped hole between them, both starting at a
+ * 2 MiB boundary, writes a per-page pattern into every page of both (so
+ * that all of it is populated before anything is measured), then prints
+ * one line to stdout:
  *
  *   PID HOT_START HOT_END COLD_START COLD_END
  *
  * all in decimal, the ends exclusive, every address page-aligned.  From
  * then on it reads and writes back one word of every hot page per pass,
  * sleeping USECS microseconds between passes (default 1000, 0 = spin), and
- * never touches the cold range.  After SECONDS (default: forever) or on
+ * never touches the cold range.
+ *
+ * Both ranges are advised MADV_NOHUGEPAGE, so that they are made of base
+ * pages, unless -H advises them MADV_HUGEPAGE instead (transparent huge
+ * pages where the kernel has them: the PMD-mapped case of monitoring).
+ * -R re-faults the hot range on every pass: it drops its pages
+ * (MADV_DONTNEED) and writes the pattern again, so that the pages come
+ * back under whatever huge page advice the range has at that time (the
+ * hugepage and nohugepage actions change it).
+ *
+ * After SECONDS (default: forever) or on
  * SIGTERM, SIGUSR1 or SIGINT it checks every word of both ranges against
  * the pattern, prints "verify: ok" or "verify: FAILED ..." and exits 0 if
  * all data is intact, 1 if not (2 on usage or set-up errors).  Tests page
@@ -33,7 +44,8 @@
 #include <unistd.h>
 
 #define MIB	(1024UL * 1024UL)
-#define HOLE	(1UL * MIB)	/* unmapped gap between the two ranges */
+#define HUGE	(2UL * MIB)	/* a PMD's worth on x86_64; ranges align to it */
+#define HOLE	HUGE		/* unmapped gap between the two ranges */
 
 static volatile sig_atomic_t stop;
 static size_t page_size;
@@ -47,7 +59,7 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: hotcold [-t SECONDS] [-i USECS] HOT_MIB COLD_MIB\n");
+		"usage: hotcold [-t SECONDS] [-i USECS] [-H | -R] HOT_MIB COLD_MIB\n");
 	exit(2);
 }
 
@@ -109,15 +121,22 @@ static size_t check(const uint64_t *base, size_t pages, unsigned int r)
 int main(int argc, char **argv)
 {
 	unsigned long secs = 0, usecs = 1000, hot_mib, cold_mib;
-	size_t hot_len, cold_len, hot_pages, cold_pages, words;
+	size_t hot_len, cold_len, hot_pages, cold_pages, words, len;
+	int advice = MADV_NOHUGEPAGE, refault = 0, opt;
 	struct timespec nap, t0, now;
 	struct sigaction sa;
 	char *map, *hot, *cold;
+	uintptr_t slop;
 	size_t bad;
-	int opt;
 
-	while ((opt = getopt(argc, argv, "t:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:i:HR")) != -1) {
 		switch (opt) {
+		case 'H':
+			advice = MADV_HUGEPAGE;
+			break;
+		case 'R':
+			refault = 1;
+			break;
 		case 't':
 			secs = parse_num(optarg, INT_MAX);
 			break;
@@ -128,7 +147,7 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind != 2)
+	if (argc - optind != 2 || (refault && advice == MADV_HUGEPAGE))
 		usage();
 	hot_mib = parse_num(argv[optind], 64UL * 1024);
 	cold_mib = parse_num(argv[optind + 1], 64UL * 1024);
@@ -140,24 +159,33 @@ int main(int argc, char **argv)
 	hot_pages = hot_len / page_size;
 	cold_pages = cold_len / page_size;
 
-	/* Reserve both ranges and the hole at once, then punch the hole. */
-	map = mmap(NULL, hot_len + HOLE + cold_len, PROT_READ | PROT_WRITE,
+	/*
+	 * Reserve both ranges, the hole and room to align at once, then
+	 * trim the ends and punch the hole.
+	 */
+	len = hot_len + HOLE + cold_len;
+	map = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED) {
 		perror("hotcold: mmap");
 		return 2;
 	}
-	hot = map;
-	cold = map + hot_len + HOLE;
-	if (munmap(map + hot_len, HOLE)) {
+	slop = (HUGE - (uintptr_t)map % HUGE) % HUGE;
+	hot = map + slop;
+	cold = hot + hot_len + HOLE;
+	if ((slop && munmap(map, slop)) ||
+	    munmap(hot + len, HUGE - slop) || munmap(hot + hot_len, HOLE)) {
 		perror("hotcold: munmap");
 		return 2;
 	}
-	/* Page-granular behaviour only: no huge pages where they exist. */
-	if (hot_len)
-		madvise(hot, hot_len, MADV_NOHUGEPAGE);
-	if (cold_len)
-		madvise(cold, cold_len, MADV_NOHUGEPAGE);
+	/* Kernels without THP refuse both: only -H needs it. */
+	if ((hot_len && madvise(hot, hot_len, advice)) ||
+	    (cold_len && madvise(cold, cold_len, advice))) {
+		if (advice == MADV_HUGEPAGE) {
+			perror("hotcold: madvise(MADV_HUGEPAGE)");
+			return 2;
+		}
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -180,6 +208,14 @@ int main(int argc, char **argv)
 	while (!stop) {
 		volatile uint64_t *h = (volatile uint64_t *)hot;
 
+		if (refault) {
+			/* Dropped pages read back as zeroes until refilled. */
+			if (madvise(hot, hot_len, MADV_DONTNEED)) {
+				perror("hotcold: madvise");
+				return 2;
+			}
+			fill((uint64_t *)hot, hot_pages, 0);
+		}
 		/* Read one word of each hot page and write it back unchanged. */
 		for (size_t p = 0; p < hot_pages && !stop; p++) {
 			size_t i = p * words + (p % words);
