@@ -326,7 +326,7 @@ swap_off_zram() {
 	grep -qx 'COUNT off-at-exit OK 2' "$out"
 	grep -qx 'COUNT survived OK 4' "$out"
 	# The kills did land while pages were leaving (else this tested
-	# nothing): each round waits for that, up to 20 s.
+	# nothing): each round waits for that, up to 10 s.
 	grep -qE '^COUNT kill-mid-action OK [1-9]' "$out"
 	stopped act
 

@@ -2046,6 +2046,15 @@ static void sleep_us(unsigned long us)
 		;
 }
 
+/* Microseconds on the monotonic clock. */
+static unsigned long long mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static void reap(pid_t pid)
 {
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -2364,7 +2373,7 @@ static bool read_stats(const char *s0, unsigned long v[NR_STATS])
  * whose action this sets to pageout (or willneed).  Each round a new
  * process with MIB MiB is t0, and is killed while s0 pages its memory
  * out: once 1 to 70 % of it has left (resident pages, polled every
- * millisecond).  With willneed the process has paged all of it out
+ * millisecond, for up to 10 s).  With willneed the process has paged all of it out
  * itself, and is killed while s0 reads it back into the swap cache, once
  * 1 to 70 % of it is there (SwapCached).  Even rounds t0 is the only
  * target, and the kdamond must stop by itself (in the second half of the
@@ -2382,6 +2391,7 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 	char t0[1200], t1[1200], s0[1200], buf[32];
 	bool alone, busy, dropped, off_at_exit;
 	long r0, r = -1, thresh, kpid;
+	unsigned long long deadline;
 	int err, tries;
 	pid_t v;
 
@@ -2428,8 +2438,14 @@ static int race_exit_action(const char *ctx, unsigned long rounds,
 		r0 = willneed ? swap_cached_pages() : rss_pages(v);
 		thresh = (long)(pages * (1 + rnd_below(70)) / 100) + 1;
 		thresh = willneed ? r0 + thresh : r0 - thresh;
+		/*
+		 * At most 10 s: a busy process may win the race for good
+		 * (on x86_64 it faults its pages back about as fast as
+		 * they leave); at least one round must see them leave.
+		 */
 		dropped = false;
-		for (tries = 0; tries < 20000 && !dropped; tries++) {
+		deadline = mono_us() + 10000000;
+		while (!dropped && mono_us() < deadline) {
 			r = willneed ? swap_cached_pages() : rss_pages(v);
 			dropped = r >= 0 && (willneed ? r >= thresh :
 					     r <= thresh);
