@@ -826,8 +826,6 @@ age_share() {
 	}
 	END { printf "%.0f %.0f\n", in_sz, n }' "$1"
 }
-	END { printf "%.0f %.0f\n", in_sz, aged }' "$1"
-}
 
 # tried_per_aggr CTX SCHEME N: sz_tried of SCHEME per aggregation over the
 # next N aggregations.
@@ -916,9 +914,6 @@ tried_per_aggr() {
 	[ "$(stat_of web s0 qt_exceeds)" -eq 0 ]
 	stop_verified "$ST_PID"
 	grep -q '^verify: ok' "$ST_OUT"
-}
-
-	END { printf "%.0f %.0f\n", in_sz, young }' "$1"
 }
 
 @test "cold acts on idle regions without paging them out, and restarts their ages" {
