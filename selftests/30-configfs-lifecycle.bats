@@ -99,11 +99,8 @@ zombie_of() {
 }
 
 is_zombie() {
-	local key val rest state=
-	while read -r key val rest; do	# to the end: see st_gone
-		[ "$key" = State: ] && state=$val
-	done < "/proc/$1/status"
-	[ "$state" = Z ]
+	st_proc_state "$1"
+	[ "$ST_STATE" = Z ]
 }
 
 @test "a zombie has exited: its pid fails with ESRCH, and so does on" {

@@ -106,14 +106,16 @@ expect_covers() {
 # maps_span PID: "LOW HIGH", the lowest start and highest end of PID's
 # mappings (the vsyscall page, which is no mapping of the process, aside).
 maps_span() {
-	local range rest lo='' hi='' s e
-	while read -r range rest; do
-		[[ "$rest" == *"[vsyscall]"* ]] && continue
+	local line range lo='' hi='' s e
+	st_lines "/proc/$1/maps" || return 1
+	for line in "${ST_LINES[@]}"; do
+		[[ "$line" == *"[vsyscall]"* ]] && continue
+		range=${line%% *}
 		s=$((16#${range%-*}))
 		e=$((16#${range#*-}))
 		if [ -z "$lo" ] || [ "$s" -lt "$lo" ]; then lo=$s; fi
 		if [ -z "$hi" ] || [ "$e" -gt "$hi" ]; then hi=$e; fi
-	done < "/proc/$1/maps"
+	done
 	echo "$lo $hi"
 }
 

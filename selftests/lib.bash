@@ -91,18 +91,36 @@ st_wait_for() {
 	done
 }
 
+# st_lines FILE: read FILE into the array ST_LINES, one element a line.
+# For /proc files whose content changes (a process's status, smaps, ...)
+# never read them line by line with `while read`: for every line, bash's
+# read reads ahead and seeks back to the end of the line, and each seek
+# has procfs generate the file anew, so when a number in it grows by a
+# digit the following lines shift under the reader, which then misses or
+# splits some (measured: VmRSS missing from the status of a live process
+# that was still faulting its memory in).  mapfile reads it all in one go.
+st_lines() {
+	ST_LINES=()
+	mapfile -t ST_LINES < "$1"
+}
+
+# st_proc_state PID: set ST_STATE to the state letter of PID (R, S, D, Z,
+# ...) from its /proc status, or to "" if it has no /proc entry.
+st_proc_state() {
+	local line
+	ST_STATE=
+	st_lines "/proc/$1/status" 2>/dev/null || return 0
+	for line in "${ST_LINES[@]}"; do
+		if [[ "$line" =~ ^State:[[:space:]]+([A-Za-z]) ]]; then
+			ST_STATE=${BASH_REMATCH[1]}
+		fi
+	done
+}
+
 # st_gone PID: the process has exited (it may be a zombie not yet waited).
 st_gone() {
-	local key val rest state=
-	# Read to the end, never break out of the loop: bash's read keeps
-	# what it read ahead in one buffer for all fds, and gives it back to
-	# the next read of any fd if it cannot seek back (as in the /proc
-	# file of a process that is exiting).
-	# (if, not &&: the loop's status must be the redirection's alone.)
-	{ while read -r key val rest; do
-		if [ "$key" = State: ]; then state=$val; fi
-	done < "/proc/$1/status"; } 2>/dev/null || return 0
-	[ -z "$state" ] || [ "$state" = Z ]
+	st_proc_state "$1"
+	[ -z "$ST_STATE" ] || [ "$ST_STATE" = Z ]
 }
 
 # st_start NAME ARGS...: start bin/NAME in the background and wait (up to
@@ -172,18 +190,19 @@ st_cleanup() {
 # st_rss_kib PID: the resident set size of PID in KiB.
 # Fails, saying why on stderr, if PID has exited (a zombie has no VmRSS).
 st_rss_kib() {
-	local key val rest rss= state=
-	while read -r key val rest; do	# to the end: see st_gone
-		case $key in
-		VmRSS:) rss=$val ;;
-		State:) state=$val ;;
+	local line rss= state=
+	st_lines "/proc/$1/status" || return 1
+	for line in "${ST_LINES[@]}"; do
+		case $line in
+		VmRSS:*) [[ "$line" =~ ([0-9]+) ]] && rss=${BASH_REMATCH[1]} ;;
+		State:*) state=${line#State:} ;;
 		esac
-	done < "/proc/$1/status"
+	done
 	if [ -n "$rss" ]; then
 		echo "$rss"
 		return 0
 	fi
-	echo "st_rss_kib: pid $1 has no VmRSS (State: ${state:-?})" >&2
+	echo "st_rss_kib: pid $1 has no VmRSS (State:${state:- ?})" >&2
 	st_why_gone "$1" >&2
 	return 1
 }
@@ -211,7 +230,8 @@ st_require_thp() {
 # that lie within [START, END), from /proc/PID/smaps.
 st_anon_huge_kib() {
 	local line inside=0 sum=0
-	while read -r line; do	# to the end: see st_gone
+	st_lines "/proc/$1/smaps" || return 1
+	for line in "${ST_LINES[@]}"; do
 		if [[ "$line" =~ ^([0-9a-f]+)-([0-9a-f]+)\  ]]; then
 			inside=0
 			if [ $((16#${BASH_REMATCH[1]})) -ge "$2" ] &&
@@ -222,17 +242,19 @@ st_anon_huge_kib() {
 			[[ "$line" =~ ^AnonHugePages:\ +([0-9]+) ]]; then
 			sum=$((sum + BASH_REMATCH[1]))
 		fi
-	done < "/proc/$1/smaps"
+	done
 	echo "$sum"
 }
 
 # st_mount_type DIR: the filesystem type mounted at DIR ("" if none).
 # Also sets ST_MOUNT_TYPE, so that callers need no command substitution.
 st_mount_type() {
-	local dev mnt type rest
+	local line dev mnt type rest
 	ST_MOUNT_TYPE=
-	while read -r dev mnt type rest; do
+	st_lines /proc/self/mounts
+	for line in "${ST_LINES[@]}"; do
+		read -r dev mnt type rest <<< "$line"
 		[ "$mnt" = "$1" ] && ST_MOUNT_TYPE=$type
-	done < /proc/self/mounts
+	done
 	echo "$ST_MOUNT_TYPE"
 }
