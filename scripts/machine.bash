@@ -12,6 +12,7 @@
 # caller's NAME=VALUE words from the kernel command line (the kernel hands
 # unknown NAME=VALUE words to init as its environment), and powers the
 # machine off through scripts/init-lib.bash.
+# shellcheck disable=SC2034 # the MACHINE_* variables are for the caller
 
 # machine_platform KERNEL: set MACHINE_PLATFORM (uml or qemu) and
 # MACHINE_NAME (UML or QEMU) for KERNEL; fail with a message if it cannot
@@ -56,6 +57,7 @@ machine_cmd() {
 	append="console=ttyS0 root=root rootfstype=9p"
 	append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 rw"
 	append+=" panic=-1 init=$init MACHINE_PLATFORM=qemu $*"
+	# shellcheck disable=SC2054 # commas belong to -fsdev and -device
 	MACHINE_CMD=(qemu-system-x86_64 -accel tcg -m "${MACHINE_MEM:-1G}"
 		-smp "${MACHINE_SMP:-1}" -display none -monitor none
 		-serial stdio -no-reboot -kernel "$kernel" -append "$append"
