@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,9 +49,40 @@ static double bench_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * With BENCH_SWITCH_US=N in the environment, a child process wakes every
+ * N microseconds for as long as the workload lives, so that the CPU
+ * switches address space that often.  Under QEMU's TCG the software TLB
+ * is flushed only then: a workload alone on its CPU would otherwise keep
+ * translations cached for good, never set an Accessed bit again after
+ * DAMON cleared it, and look idle to any DAMON.  (Real CPUs evict TLB
+ * entries all the time; UML does not need it.)
+ */
+static void bench_switcher(void)
+{
+	const char *env = getenv("BENCH_SWITCH_US");
+	unsigned long us = env ? strtoul(env, NULL, 10) : 0;
+	struct timespec nap;
+	pid_t parent = getpid();
+
+	if (!us)
+		return;
+	nap.tv_sec = us / 1000000;
+	nap.tv_nsec = (long)(us % 1000000) * 1000;
+	if (fork())
+		return;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	for (;;)
+		nanosleep(&nap, NULL);
+}
+
 static void bench_signals(void)
 {
 	struct sigaction sa;
+
+	bench_switcher();
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = bench_on_signal;
