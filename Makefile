@@ -108,38 +108,31 @@ tree: deps
 
 # ---------------------------------------------------------------- kernels
 
+# kconfig KMAKE,OUT,TREE,BASE,FRAGMENTS[,CHECKED]: OUT/.config from the
+# BASE configuration (defconfig, allnoconfig) with FRAGMENTS merged over it
+# in order, then checked: every option of the CHECKED fragments (default:
+# all of them) must have survived.
+define kconfig
+	@mkdir -p $(2)
+	@echo "  CONFIG  $(2)"
+	@$(1) -s $(4)
+	@cd $(2) && $(3)/scripts/kconfig/merge_config.sh -m -O $(2) \
+		$(2)/.config $(addprefix $(CURDIR)/,$(5)) >/dev/null
+	@$(1) -s olddefconfig
+	@scripts/check-config.sh $(2)/.config $(or $(6),$(5))
+endef
+
 $(UML_O)/.config: scripts/uml.config | tree
-	@mkdir -p $(UML_O)
-	@echo "  CONFIG  $(UML_O)"
-	@$(KMAKE) -s defconfig
-	@cd $(UML_O) && $(TREE)/scripts/kconfig/merge_config.sh -m -O $(UML_O) \
-		$(UML_O)/.config $(CURDIR)/scripts/uml.config >/dev/null
-	@$(KMAKE) -s olddefconfig
-	@scripts/check-config.sh $(UML_O)/.config scripts/uml.config
+	$(call kconfig,$(KMAKE),$(UML_O),$(TREE),defconfig,$^)
 
 # The debug flavour: the same tree, its own output directory.
 $(UML_DBG_O)/.config: scripts/uml.config scripts/uml-debug.config | tree
-	@mkdir -p $(UML_DBG_O)
-	@echo "  CONFIG  $(UML_DBG_O)"
-	@$(KMAKE_DBG) -s defconfig
-	@cd $(UML_DBG_O) && $(TREE)/scripts/kconfig/merge_config.sh -m \
-		-O $(UML_DBG_O) $(UML_DBG_O)/.config \
-		$(CURDIR)/scripts/uml.config $(CURDIR)/scripts/uml-debug.config \
-		>/dev/null
-	@$(KMAKE_DBG) -s olddefconfig
-	@scripts/check-config.sh $(UML_DBG_O)/.config scripts/uml.config \
-		scripts/uml-debug.config
+	$(call kconfig,$(KMAKE_DBG),$(UML_DBG_O),$(TREE),defconfig,$^)
 
 # x86_64 for QEMU: allnoconfig and what booting, 9p root, the selftests
 # and DAMON need (builds in minutes, where a defconfig took 21).
 $(X86_O)/.config: scripts/x86.config | tree
-	@mkdir -p $(X86_O)
-	@echo "  CONFIG  $(X86_O)"
-	@$(KMAKE_X86) -s allnoconfig
-	@cd $(X86_O) && $(TREE)/scripts/kconfig/merge_config.sh -m -O $(X86_O) \
-		$(X86_O)/.config $(CURDIR)/scripts/x86.config >/dev/null
-	@$(KMAKE_X86) -s olddefconfig
-	@scripts/check-config.sh $(X86_O)/.config scripts/x86.config
+	$(call kconfig,$(KMAKE_X86),$(X86_O),$(TREE),allnoconfig,$^)
 
 uml: $(addprefix uml-,$(FLAVOURS))
 
@@ -275,13 +268,7 @@ upstream-tree: deps
 	@LINK_DAMON=0 scripts/prepare-tree.sh $(UP_TREE) $(KSRC)
 
 $(UP_O)/.config: bench/uml-upstream.config | upstream-tree
-	@mkdir -p $(UP_O)
-	@echo "  CONFIG  $(UP_O)"
-	@$(KMAKE_UP) -s defconfig
-	@cd $(UP_O) && $(UP_TREE)/scripts/kconfig/merge_config.sh -m -O $(UP_O) \
-		$(UP_O)/.config $(CURDIR)/bench/uml-upstream.config >/dev/null
-	@$(KMAKE_UP) -s olddefconfig
-	@scripts/check-config.sh $(UP_O)/.config bench/uml-upstream.config
+	$(call kconfig,$(KMAKE_UP),$(UP_O),$(UP_TREE),defconfig,$^)
 
 uml-upstream: upstream-tree $(UP_O)/.config
 	@echo "  BUILD   $(UP_UML)"
@@ -294,14 +281,8 @@ UP_X86_IMG := $(UP_X86_O)/arch/x86/boot/bzImage
 KMAKE_UP_X86 := $(MAKE) -C $(UP_TREE) O=$(UP_X86_O) ARCH=x86_64 $(KCC) -j$(JOBS)
 
 $(UP_X86_O)/.config: scripts/x86.config bench/x86-upstream.config | upstream-tree
-	@mkdir -p $(UP_X86_O)
-	@echo "  CONFIG  $(UP_X86_O)"
-	@$(KMAKE_UP_X86) -s allnoconfig
-	@cd $(UP_X86_O) && $(UP_TREE)/scripts/kconfig/merge_config.sh -m \
-		-O $(UP_X86_O) $(UP_X86_O)/.config $(CURDIR)/scripts/x86.config \
-		$(CURDIR)/bench/x86-upstream.config >/dev/null
-	@$(KMAKE_UP_X86) -s olddefconfig
-	@scripts/check-config.sh $(UP_X86_O)/.config bench/x86-upstream.config
+	$(call kconfig,$(KMAKE_UP_X86),$(UP_X86_O),$(UP_TREE),allnoconfig,$^,\
+		bench/x86-upstream.config)
 
 x86-upstream: upstream-tree $(UP_X86_O)/.config
 	@echo "  BUILD   $(UP_X86_IMG)"
