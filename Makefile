@@ -291,19 +291,15 @@ x86-upstream: upstream-tree $(UP_X86_O)/.config
 bench-workloads:
 	@$(MAKE) -s -C bench/workloads
 
-# Both platforms by default; BENCH_PLATFORMS=uml or x86 for one.  x86_64
-# goes beyond UML's sizes (a 512 MiB workload crashes UML) with 2 GiB.
+# Both platforms by default, side by side (bench/platforms.sh);
+# BENCH_PLATFORMS=uml or x86 for one.  x86_64 goes beyond UML's sizes (a
+# 512 MiB workload crashes UML) with 2 GiB.
 BENCH_PLATFORMS ?= uml x86
 BENCH_DEPS_uml := uml-normal uml-upstream
 BENCH_DEPS_x86 := x86 x86-upstream
+BENCH_ARGS_uml := uml $(UML) $(UP_UML)
+BENCH_ARGS_x86 := x86 $(X86_IMG) $(UP_X86_IMG)
 
 bench: $(foreach p,$(BENCH_PLATFORMS),$(BENCH_DEPS_$(p))) bench-workloads
-	@rc=0; \
-	for p in $(BENCH_PLATFORMS); do \
-		case $$p in \
-		uml) bench/run.sh $(UML) $(UP_UML) $(BUILD)/bench/uml || rc=1 ;; \
-		x86) BENCH_SIZES="$${BENCH_SIZES:-16 64 256 1024}" \
-			BENCH_MEM=$${BENCH_MEM:-2G} \
-			bench/run.sh $(X86_IMG) $(UP_X86_IMG) $(BUILD)/bench/x86 || rc=1 ;; \
-		esac; \
-	done; exit $$rc
+	@bench/platforms.sh $(BUILD)/bench \
+		$(foreach p,$(BENCH_PLATFORMS),$(BENCH_ARGS_$(p)))

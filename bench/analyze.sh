@@ -21,6 +21,10 @@
 #   po_rss_saved_pct, po_rss_saved_mib   RssAnon before the scheme minus at
 #                    the end of the measurement window
 #   po_slowdown_pct  progress rate before the scheme / with it, minus 1, %
+#   po_acted_R_mib   MiB of the workload's range R (hot, warm, cold) the
+#                    scheme acted on (damos_before_apply), summed; "other"
+#                    is what it acted on in the workload's other mappings
+#                    (code, libraries, stack: /proc/PID/maps at the end)
 set -u
 dir=$1
 r=$dir/results.txt
@@ -41,13 +45,16 @@ rate() {
 
 # Sweep: CPU and slowdown per size.
 first='' last=''
-while read -r _ mib ticks hz t0 t1; do
-	cpu=$(awk -v c="$ticks" -v h="$hz" -v a="$t0" -v b="$t1" \
-		'BEGIN { printf "%.4f", c / h / (b - a) * 100 }')
+# A "kdamond" line: size, CPU time in units, units per second, wall start
+# and end (s).  kd_cpu_S and kd_wall_S (the wall time in the same units)
+# are for report.sh's pooled figure.
+while read -r _ mib used unit t0 t1; do
+	cpu=$(awk -v c="$used" -v u="$unit" -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.4f", c / u / (b - a) * 100 }')
 	echo "kd_cpu_pct_$mib $kernel $cpu"
-	echo "kd_ticks_$mib $kernel $ticks"
-	awk -v a="$t0" -v b="$t1" -v h="$hz" -v s="$mib" -v k="$kernel" \
-		'BEGIN { printf "kd_ticks_per_s_%s %s %.3f\n", s, k, (b - a) * h }'
+	echo "kd_cpu_$mib $kernel $used"
+	awk -v a="$t0" -v b="$t1" -v u="$unit" -v s="$mib" -v k="$kernel" \
+		'BEGIN { printf "kd_wall_%s %s %.0f\n", s, k, (b - a) * u }'
 
 	[ -n "$first" ] || first=$cpu
 	last=$cpu
@@ -146,5 +153,45 @@ if [ -n "${r0:-}" ]; then
 	b=$(rate "$f" base_start base_end) && p=$(rate "$f" po_start po_end) &&
 		awk -v b="$b" -v p="$p" -v k="$kernel" \
 			'BEGIN { printf "po_slowdown_pct %s %.3f\n", k, (b / p - 1) * 100 }'
+fi
+
+# Pageout: the bytes of each of the workload's ranges (hot, warm, cold) the
+# scheme acted on, over the whole monitored time (damos_before_apply
+# events).  Acting on the hot or warm range is what costs the workload.
+if [ -f "$dir/trace-pageout.txt" ]; then
+	# maps: "START-END ..." in hex; gawk's strtonum is not in mawk.
+	maps=
+	[ -f "$dir/maps-pageout.txt" ] && maps=$(while read -r span _; do
+		echo "$((16#${span%-*})) $((16#${span#*-}))"
+	done < "$dir/maps-pageout.txt")
+	awk -v k="$kernel" -v maps="$maps" '
+	BEGIN {
+		nm = split(maps, m, "\n")
+		for (j = 1; j <= nm; j++) { split(m[j], f, " "); ms[j] = f[1]; me[j] = f[2] }
+	}
+	FNR == NR {
+		if ($1 == "range") { nr++; name[nr] = $2; rs[nr] = $3; re_[nr] = $4 }
+		next
+	}
+	function overlap(s, e, a, b,   lo, hi) {
+		lo = s > a ? s : a; hi = e < b ? e : b
+		return hi > lo ? hi - lo : 0
+	}
+	{
+		for (i = 1; i <= NF; i++) if ($i == "damos_before_apply:") break
+		if (i > NF) next
+		split($(i + 5), se, "[-:]")
+		s = se[1] + 0; e = se[2] + 0
+		for (j = 1; j <= nm; j++) other += overlap(s, e, ms[j], me[j])
+		for (j = 1; j <= nr; j++) {
+			v = overlap(s, e, rs[j], re_[j])
+			acted[j] += v; other -= v
+		}
+	}
+	END {
+		for (j = 1; j <= nr; j++)
+			printf "po_acted_%s_mib %s %.2f\n", name[j], k, acted[j] / 1048576
+		if (nm) printf "po_acted_other_mib %s %.2f\n", k, other / 1048576
+	}' "$dir/wl-pageout.txt" "$dir/trace-pageout.txt"
 fi
 exit 0

@@ -31,7 +31,6 @@ jumps=${BENCH_JUMPS:-6}
 jump_secs=${BENCH_JUMP_SECS:-3}
 po_secs=${BENCH_PO_SECS:-10}
 scratch=/dev/shm/bench
-hz=$(getconf CLK_TCK)
 # Under QEMU (TCG) the workloads need an address-space switch every 0.5 ms
 # to set Accessed bits at all (see bench_switcher() in workloads/common.h).
 if [ "${MACHINE_PLATFORM:-}" = qemu ]; then
@@ -132,33 +131,49 @@ mon_stop() {
 	KPID=
 }
 
-# CPU time of the kdamond so far, in clock ticks (utime + stime).
-kd_ticks() {
-	local stat
-	stat=$(cat "/proc/$KPID/stat") || die "kdamond $KPID is gone"
-	stat=${stat##*) }
-	local -a f
-	read -r -a f <<< "$stat"	# f[0] is field 3, state
-	echo $(( f[11] + f[12] ))
-}
+# The kdamond's CPU time so far, in units of cpu_unit per second: its exact
+# run time in ns from /proc/PID/schedstat where the kernel has it
+# (CONFIG_SCHED_INFO) and its sched_clock is fine-grained, else utime +
+# stime from /proc/PID/stat in clock ticks.  UML's sched_clock counts
+# jiffies, so there schedstat would be no finer than the ticks.
+if [ -r /proc/self/schedstat ] && [ "${MACHINE_PLATFORM:-}" != uml ]; then
+	cpu_unit=1000000000
+	kd_cputime() {
+		local run
+		read -r run _ < "/proc/$KPID/schedstat" || die "kdamond $KPID is gone"
+		echo "$run"
+	}
+else
+	cpu_unit=$(getconf CLK_TCK)
+	kd_cputime() {
+		local stat
+		stat=$(cat "/proc/$KPID/stat") || die "kdamond $KPID is gone"
+		stat=${stat##*) }
+		local -a f
+		read -r -a f <<< "$stat"	# f[0] is field 3, state
+		echo $(( f[11] + f[12] ))
+	}
+fi
 
 # ------------------------------------------------------------ tracing
 
 tr=/sys/kernel/tracing
-trace_on() {
-	[ -d "$tr/events/damon/damon_aggregated" ] ||
-		die "no damon:damon_aggregated tracepoint"
+TRACE_EVENT=damon_aggregated
+trace_on() {	# [EVENT]: trace the damon:EVENT events (damon_aggregated)
+	TRACE_EVENT=${1:-damon_aggregated}
+	[ -d "$tr/events/damon/$TRACE_EVENT" ] ||
+		die "no damon:$TRACE_EVENT tracepoint"
 	w "$tr/tracing_on" 0
 	w "$tr/trace_clock" mono
 	w "$tr/buffer_size_kb" 16384
 	: > "$tr/trace"
-	w "$tr/events/damon/damon_aggregated/enable" 1
+	w "$tr/events/damon/$TRACE_EVENT/enable" 1
 	w "$tr/tracing_on" 1
 }
 
 trace_off() {	# NAME: save the events to trace-NAME.txt
 	w "$tr/tracing_on" 0
-	w "$tr/events/damon/damon_aggregated/enable" 0
+	w "$tr/events/damon/$TRACE_EVENT/enable" 0
 	grep -v '^#' "$tr/trace" > "$scratch/trace-$1.txt"
 	res "trace_overrun $1 $(awk '/^overrun:/ { print $2 }' \
 		"$tr/per_cpu/cpu0/stats")"
@@ -208,7 +223,7 @@ rss_kib() { awk '/^RssAnon:/ { print $2 }' "/proc/$1/status"; }
 
 # ------------------------------------------------------------ benchmarks
 
-log "kernel $kernel ($(uname -r)), HZ $hz, sizes $sizes, windows ${win}s/${mon_win}s"
+log "kernel $kernel ($(uname -r)), CPU time unit 1/${cpu_unit} s, sizes $sizes, windows ${win}s/${mon_win}s"
 res "kernel $kernel"
 
 # Size sweep (workload 3): overhead and slowdown.  Windows: unmonitored,
@@ -220,17 +235,17 @@ for mib in $sizes; do
 	sleep 1
 	mark base1_start; sleep "$win"; mark base1_end
 	# The kdamond's CPU time is counted from its start (settling
-	# included): /proc/PID/stat has 10 ms ticks, the longer the better.
+	# included): where it comes in 10 ms ticks, the longer the better.
 	mon_start "$WPID"
-	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_ticks)
+	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
 	sleep 2
 	mark mon_start; sleep "$mon_win"; mark mon_end
-	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_ticks)
+	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
 	mon_stop
 	sleep 1
 	mark base2_start; sleep "$win"; mark base2_end
 	wl_stop
-	res "kdamond $mib $((c1 - c0)) $hz $t0 $t1"
+	res "kdamond $mib $((c1 - c0)) $cpu_unit $t0 $t1"
 	save
 done
 
@@ -267,12 +282,17 @@ if [ -e /sys/block/zram0/disksize ]; then
 	sleep 1
 	mark base_start; sleep "$win"; mark base_end
 	r0=$(rss_kib "$WPID")
+	# Which memory the scheme acts on: damos_before_apply, one event
+	# per region it is about to page out.
+	trace_on damos_before_apply
 	mon_start "$WPID" pageout
 	sleep 4
 	mark po_start; sleep "$po_secs"; mark po_end
 	r1=$(rss_kib "$WPID")
 	applied=$(scheme_applied)
+	cat "/proc/$WPID/maps" > "$scratch/maps-pageout.txt"
 	mon_stop
+	trace_off pageout
 	wl_stop
 	res "pageout $r0 $r1 $applied"
 	swapoff /dev/zram0

@@ -50,17 +50,22 @@ order() {
 	po_rss_saved_pct	pageout: RSS saved, %	ge
 	po_slowdown_pct	pageout: workload slowdown %	le
 	po_applied_mib	pageout: bytes paged out by the scheme, MiB	-
+	po_acted_hot_mib	pageout: MiB of the hot range the scheme acted on	-
+	po_acted_warm_mib	pageout: MiB of the warm range the scheme acted on	-
+	po_acted_cold_mib	pageout: MiB of the cold range the scheme acted on	-
+	po_acted_other_mib	pageout: MiB of the workload's other mappings (code, libraries, stack) acted on	-
 	hwc_nr_regions	hot/warm/cold: regions per aggregation (mean)	-
 	mov_nr_regions	moving hot set: regions per aggregation (mean)	-
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
 	EOT
 }
 
-# Pooled kdamond CPU: all repetitions' ticks over all their ticks of wall
-# time, per size and kernel (finer than any one run's 10 ms ticks).
+# Pooled kdamond CPU: all repetitions' CPU time over all their wall time,
+# per size and kernel (finer than any one run where CPU time comes in 10 ms
+# ticks).
 awk -F'\t' '
-$1 ~ /^kd_ticks_[0-9]+$/ { s = substr($1, 10); t[s "\t" $2] += $4 }
-$1 ~ /^kd_ticks_per_s_/ { s = substr($1, 16); w[s "\t" $2] += $4 }
+$1 ~ /^kd_cpu_[0-9]+$/ { s = substr($1, 8); t[s "\t" $2] += $4 }
+$1 ~ /^kd_wall_[0-9]+$/ { s = substr($1, 9); w[s "\t" $2] += $4 }
 END {
 	for (k in t) if (w[k] > 0) {
 		split(k, p, "\t")

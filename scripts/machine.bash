@@ -54,7 +54,13 @@ machine_cmd() {
 	fi
 	# The machine restarts instead of powering off (it has no ACPI):
 	# -no-reboot makes QEMU exit then, and after a panic (panic=-1).
-	append="console=ttyS0 root=root rootfstype=9p"
+	# tsc=reliable: this machine has no HPET or ACPI timer, and under
+	# TCG the ticks lag whenever the emulating thread is busy, so the
+	# clocksource watchdog finds the (right) TSC skewed against jiffies
+	# and falls back to jiffies: timers then fire on 4 ms ticks (a 5 ms
+	# sleep takes 8) and a thread's run time is counted in ticks.
+	# QEMU's TSC follows the host's clock.
+	append="console=ttyS0 tsc=reliable root=root rootfstype=9p"
 	append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 rw"
 	append+=" panic=-1 init=$init MACHINE_PLATFORM=qemu $*"
 	# shellcheck disable=SC2054 # commas belong to -fsdev and -device
