@@ -25,7 +25,6 @@ bin=${BENCH_BIN:?}
 sizes=${BENCH_SIZES:-16:64:256}
 sizes=${sizes//:/ }
 win=${BENCH_WIN:-5}
-mon_win=${BENCH_MON_WIN:-10}
 acc_secs=${BENCH_ACC_SECS:-12}
 jumps=${BENCH_JUMPS:-6}
 jump_secs=${BENCH_JUMP_SECS:-3}
@@ -154,26 +153,38 @@ else
 		echo $(( f[11] + f[12] ))
 	}
 fi
+# The monitored window of the size sweep: 10 s, or 30 s where the CPU time
+# comes in 10 ms ticks (a kdamond at 1 % collects ~10 ticks in 10 s).
+if [ "$cpu_unit" = 1000000000 ]; then
+	mon_win=${BENCH_MON_WIN:-10}
+else
+	mon_win=${BENCH_MON_WIN:-30}
+fi
 
 # ------------------------------------------------------------ tracing
 
 tr=/sys/kernel/tracing
-TRACE_EVENT=damon_aggregated
-trace_on() {	# [EVENT]: trace the damon:EVENT events (damon_aggregated)
-	TRACE_EVENT=${1:-damon_aggregated}
-	[ -d "$tr/events/damon/$TRACE_EVENT" ] ||
-		die "no damon:$TRACE_EVENT tracepoint"
+TRACE_EVENTS=
+trace_on() {	# EVENT...: trace these damon:EVENT events
+	local e
+	TRACE_EVENTS="$*"
 	w "$tr/tracing_on" 0
 	w "$tr/trace_clock" mono
 	w "$tr/buffer_size_kb" 16384
 	: > "$tr/trace"
-	w "$tr/events/damon/$TRACE_EVENT/enable" 1
+	for e in $TRACE_EVENTS; do
+		[ -d "$tr/events/damon/$e" ] || die "no damon:$e tracepoint"
+		w "$tr/events/damon/$e/enable" 1
+	done
 	w "$tr/tracing_on" 1
 }
 
 trace_off() {	# NAME: save the events to trace-NAME.txt
+	local e
 	w "$tr/tracing_on" 0
-	w "$tr/events/damon/$TRACE_EVENT/enable" 0
+	for e in $TRACE_EVENTS; do
+		w "$tr/events/damon/$e/enable" 0
+	done
 	grep -v '^#' "$tr/trace" > "$scratch/trace-$1.txt"
 	res "trace_overrun $1 $(awk '/^overrun:/ { print $2 }' \
 		"$tr/per_cpu/cpu0/stats")"
@@ -253,7 +264,7 @@ done
 log "accuracy: hwc"
 wl_start hwc "$bin/hwc" 4 12 48
 sleep 1
-trace_on
+trace_on damon_aggregated
 mon_start "$WPID"
 sleep "$acc_secs"
 mon_stop
@@ -264,7 +275,7 @@ save
 # Workload 1, accuracy and detection latency: a 4 MiB window in 64 MiB.
 log "accuracy: moving"
 wl_start moving "$bin/moving" -s "$jump_secs" 64 4
-trace_on
+trace_on damon_aggregated
 mon_start "$WPID"
 sleep $((jumps * jump_secs + 1))
 mon_stop
@@ -283,8 +294,8 @@ if [ -e /sys/block/zram0/disksize ]; then
 	mark base_start; sleep "$win"; mark base_end
 	r0=$(rss_kib "$WPID")
 	# Which memory the scheme acts on: damos_before_apply, one event
-	# per region it is about to page out.
-	trace_on damos_before_apply
+	# per region it is about to page out; and the regions it chose from.
+	trace_on damos_before_apply damon_aggregated
 	mon_start "$WPID" pageout
 	sleep 4
 	mark po_start; sleep "$po_secs"; mark po_end

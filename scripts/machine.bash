@@ -38,7 +38,7 @@ machine_platform() {
 # MACHINE_SMP (default 1) a QEMU machine's CPUs.  No word may contain
 # white space.
 machine_cmd() {
-	local kernel=$1 init=$2 state=$3 umid=$4 append
+	local kernel=$1 init=$2 state=$3 umid=$4 append khz
 	shift 4
 	if [ "$MACHINE_PLATFORM" = uml ]; then
 		# No terminal: console 0 writes to stdout only, every other
@@ -54,13 +54,20 @@ machine_cmd() {
 	fi
 	# The machine restarts instead of powering off (it has no ACPI):
 	# -no-reboot makes QEMU exit then, and after a panic (panic=-1).
-	# tsc=reliable: this machine has no HPET or ACPI timer, and under
-	# TCG the ticks lag whenever the emulating thread is busy, so the
-	# clocksource watchdog finds the (right) TSC skewed against jiffies
-	# and falls back to jiffies: timers then fire on 4 ms ticks (a 5 ms
-	# sleep takes 8) and a thread's run time is counted in ticks.
-	# QEMU's TSC follows the host's clock.
-	append="console=ttyS0 tsc=reliable root=root rootfstype=9p"
+	# The clock: this machine has no HPET or ACPI timer, only the TSC
+	# (under TCG it is the host's TSC) and the ticks, which lag whenever
+	# the emulating thread is busy.  Left alone, the kernel calibrates
+	# the TSC against the PIT (which fails on a busy host) and its
+	# watchdog then finds the TSC skewed against jiffies; either way it
+	# falls back to jiffies: timers fire on 4 ms ticks (a 5 ms sleep
+	# takes 8) and a thread's run time is counted in ticks.  So: the
+	# host's TSC rate (its "cpu MHz", which is the TSC rate on a host
+	# with constant_tsc) and tsc=reliable, no watchdog.
+	append="console=ttyS0 tsc=reliable"
+	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+	grep -qw constant_tsc /proc/cpuinfo && [ "${khz:-0}" -gt 0 ] &&
+		append+=" tsc_early_khz=$khz"
+	append+=" root=root rootfstype=9p"
 	append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 rw"
 	append+=" panic=-1 init=$init MACHINE_PLATFORM=qemu $*"
 	# shellcheck disable=SC2054 # commas belong to -fsdev and -device
