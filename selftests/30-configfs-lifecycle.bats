@@ -90,9 +90,15 @@ snapshot_lines() {
 
 # zombie_of SECS: start a child that exits after SECS under a parent that
 # never reaps it; the child's pid in ZOMBIE (a zombie once SECS are over).
+# The child waits for the parent's exec of sleep first: bash reaps a child
+# that exits before the exec, and the pid would just vanish.
 zombie_of() {
 	local out=$BATS_TEST_TMPDIR/zombie.$RANDOM
-	bash -c 'sleep "$1" & echo $!; exec sleep 600' _ "$1" > "$out" 3>&- &
+	bash -c 'p=$$
+		(c=; until [ "$c" = sleep ]; do
+			read -r c < "/proc/$p/comm"; sleep 0.01
+		done; sleep "$1") &
+		echo $!; exec sleep 600' _ "$1" > "$out" 3>&- &
 	ST_PIDS+=($!)
 	st_wait_for 30 test -s "$out"
 	read -r ZOMBIE < "$out"
