@@ -16,6 +16,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 
 #include "internal.h"
 
@@ -189,8 +190,11 @@ unsigned long damon_region_sz_limit(struct damon_ctx *ctx)
 
 /*
  * Merge all targets' regions.  While the context still has more than
- * max_nr_regions regions, merge again with a doubled threshold; as a last
- * resort merge any adjacent regions, so the upper bound always holds.
+ * max_nr_regions regions, merge again with a doubled threshold, up to the
+ * largest possible access count (aggr_us / sample_us); as a last resort
+ * merge any adjacent regions, so the upper bound holds whenever adjacent
+ * regions allow it.  The threshold only grows and is capped, so this ends
+ * after at most about 34 rounds, whatever the attributes.
  */
 void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
 			 unsigned long sz_limit)
@@ -198,18 +202,23 @@ void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
 	unsigned long max_thres = ctx->attrs.aggr_us /
 				  max(ctx->attrs.sample_us, 1UL);
 	struct damon_target *t;
+	bool last = false;
 
+	max_thres = min_t(unsigned long, max_thres, UINT_MAX);
 	for (;;) {
 		damon_for_each_target(t, ctx)
 			damon_merge_regions_of(t, thres, sz_limit);
-		if (damon_nr_regions(ctx) <= ctx->attrs.max_nr_regions)
+		if (last || damon_nr_regions(ctx) <= ctx->attrs.max_nr_regions)
 			return;
-		if (thres > max_thres) {
-			if (sz_limit == ULONG_MAX)
-				return;	/* only non-adjacent regions are left */
+		cond_resched();
+		if (thres >= max_thres) {
+			/* only regions of any count and size are left */
+			thres = UINT_MAX;
 			sz_limit = ULONG_MAX;
+			last = true;
+			continue;
 		}
-		thres = thres ? thres * 2 : 1;
+		thres = thres ? min_t(unsigned long, 2UL * thres, max_thres) : 1;
 	}
 }
 
@@ -318,20 +327,64 @@ void damon_split_at_addr(struct damon_target *t, unsigned long addr)
 }
 
 /*
+ * Cover [@start, @end) with the regions of @t, all of which lie inside
+ * ranges that are either this one or others that do not overlap it.  @r is
+ * the first region not passed yet (NULL: none left) and @prev the one
+ * before; both are updated.  The first and last region inside the range
+ * are stretched to its ends, a gap between two regions gets a region of
+ * its own, and so does a range without any region.
+ */
+static int damon_fill_range(struct damon_target *t, unsigned long start,
+			    unsigned long end, struct damon_region **r,
+			    struct damon_region **prev)
+{
+	unsigned long addr = start;
+	struct damon_region *n;
+
+	while (addr < end) {
+		if (!*r || (*r)->start >= end) {
+			if (addr > start) {	/* the range's last region */
+				(*prev)->end = end;
+				return 0;
+			}
+			n = damon_new_region(start, end);
+			if (!n)
+				return -ENOMEM;
+			damon_insert_region(n, *prev, t);
+			*prev = n;
+			return 0;
+		}
+		if ((*r)->start > addr && addr == start) {
+			(*r)->start = start;	/* the range's first region */
+		} else if ((*r)->start > addr) {
+			n = damon_new_region(addr, (*r)->start);
+			if (!n)
+				return -ENOMEM;
+			damon_insert_region(n, *prev, t);
+		}
+		*prev = *r;
+		addr = (*r)->end;
+		*r = list_is_last(&(*r)->list, &t->regions) ?
+			NULL : damon_next_region(*r);
+	}
+	return 0;
+}
+
+/*
  * Make the regions of @t cover exactly @ranges (sorted, not overlapping):
  * regions outside every range go, the first and last region inside a range
- * are stretched to its ends, and a range without any region gets one.  The
- * records of regions that stay are kept.  Range ends are widened to page
- * boundaries.
+ * are stretched to its ends, a gap between two regions of a range gets a
+ * region of its own, and so does a range without any region.  The regions
+ * that stay keep their records.  Range ends are widened to page boundaries.
  */
 int damon_set_regions(struct damon_target *t,
 		      const struct damon_addr_range *ranges,
 		      unsigned int nr_ranges)
 {
-	struct damon_region *r, *next, *first, *last, *pos;
-	unsigned long start, end;
+	struct damon_region *r, *next, *prev = NULL;
 	unsigned int i;
 	bool inside;
+	int err;
 
 	/* No region may straddle a range boundary. */
 	for (i = 0; i < nr_ranges; i++) {
@@ -348,32 +401,14 @@ int damon_set_regions(struct damon_target *t,
 			damon_destroy_region(r, t);
 	}
 
+	/* Every region left lies inside one range: fill the ranges in. */
+	r = list_first_entry_or_null(&t->regions, struct damon_region, list);
 	for (i = 0; i < nr_ranges; i++) {
-		start = damon_range_start(&ranges[i]);
-		end = damon_range_end(&ranges[i]);
-		first = NULL;
-		last = NULL;
-		pos = NULL;
-		damon_for_each_region(r, t) {
-			if (r->end <= start) {
-				pos = r;
-				continue;
-			}
-			if (r->start >= end)
-				break;
-			if (!first)
-				first = r;
-			last = r;
-		}
-		if (first) {
-			first->start = start;
-			last->end = end;
-			continue;
-		}
-		r = damon_new_region(start, end);
-		if (!r)
-			return -ENOMEM;
-		damon_insert_region(r, pos, t);
+		err = damon_fill_range(t, damon_range_start(&ranges[i]),
+				       damon_range_end(&ranges[i]), &r, &prev);
+		if (err)
+			return err;
+		cond_resched();
 	}
 	return 0;
 }

@@ -369,6 +369,47 @@ static void damon_test_set_regions_straddling(struct kunit *test)
 	damon_destroy_target(t);
 }
 
+/*
+ * A gap inside a new range that no region covered before gets a region of
+ * its own: the new ranges are covered exactly, with no hole.
+ */
+static void damon_test_set_regions_fills_holes(struct kunit *test)
+{
+	const unsigned long ranges[][2] = {
+		{0, PAGE_SIZE * 256}, {PAGE_SIZE * 512, PAGE_SIZE * 768},
+	};
+	const struct damon_addr_range want[] = {
+		{ 0, PAGE_SIZE * 768 },
+		{ PAGE_SIZE * 1024, PAGE_SIZE * 1280 },
+	};
+	struct damon_target *t = new_target_of(test, ranges, 2);
+	struct damon_region *r;
+	unsigned long covered = 0, prev_end = 0;
+
+	nth_region(t, 0)->age = 5;
+	nth_region(t, 1)->age = 7;
+	KUNIT_ASSERT_EQ(test, damon_set_regions(t, want, 2), 0);
+	expect_sane(test, t);
+	damon_for_each_region(r, t) {
+		/* adjacent, except at the gap between the two ranges */
+		if (r->start != PAGE_SIZE * 1024)
+			KUNIT_EXPECT_EQ(test, r->start, prev_end);
+		covered += damon_sz_region(r);
+		prev_end = r->end;
+	}
+	KUNIT_EXPECT_EQ(test, covered, PAGE_SIZE * (768 + 256));
+	KUNIT_EXPECT_EQ(test, damon_first_region(t)->start, 0UL);
+	KUNIT_EXPECT_EQ(test, damon_last_region(t)->end, PAGE_SIZE * 1280);
+	/* the regions that were there keep their records */
+	damon_for_each_region(r, t) {
+		if (r->start == 0)
+			KUNIT_EXPECT_EQ(test, r->age, 5U);
+		if (r->start == PAGE_SIZE * 512)
+			KUNIT_EXPECT_EQ(test, r->age, 7U);
+	}
+	damon_destroy_target(t);
+}
+
 /* Unaligned range ends are widened to whole pages. */
 static void damon_test_set_regions_unaligned(struct kunit *test)
 {
@@ -479,6 +520,30 @@ static void damon_test_merge_enforces_max(struct kunit *test)
 	damon_destroy_ctx(ctx);
 }
 
+/*
+ * Regions that can never merge (none adjacent) above max_nr_regions, with
+ * the largest threshold the attributes allow (aggr_us / sample_us = 2^31):
+ * merging gives up rather than doubling its threshold forever.
+ */
+static void damon_test_merge_gives_up(struct kunit *test)
+{
+	const unsigned long ranges[][2] = {
+		{0, PAGE_SIZE}, {PAGE_SIZE * 2, PAGE_SIZE * 3},
+		{PAGE_SIZE * 4, PAGE_SIZE * 5}, {PAGE_SIZE * 6, PAGE_SIZE * 7},
+	};
+	struct damon_ctx *ctx = new_ctx_of(test, ranges, 4);
+
+	ctx->attrs.sample_us = 1;
+	ctx->attrs.aggr_us = 1UL << 31;
+	ctx->attrs.update_us = 1UL << 31;
+	ctx->attrs.min_nr_regions = 3;
+	ctx->attrs.max_nr_regions = 3;
+	KUNIT_ASSERT_EQ(test, damon_validate_attrs(&ctx->attrs), 0);
+	damon_merge_regions(ctx, 0, damon_region_sz_limit(ctx));
+	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 4U);
+	damon_destroy_ctx(ctx);
+}
+
 /* A context below min_nr_regions is brought back to it by splitting. */
 static void damon_test_split_restores_min(struct kunit *test)
 {
@@ -507,9 +572,11 @@ static struct kunit_case damon_regions_cases[] = {
 	KUNIT_CASE(damon_test_set_regions),
 	KUNIT_CASE(damon_test_set_regions_straddling),
 	KUNIT_CASE(damon_test_set_regions_unaligned),
+	KUNIT_CASE(damon_test_set_regions_fills_holes),
 	KUNIT_CASE(damon_test_rand_page),
 	KUNIT_CASE(damon_test_nr_regions_bounds),
 	KUNIT_CASE(damon_test_merge_enforces_max),
+	KUNIT_CASE(damon_test_merge_gives_up),
 	KUNIT_CASE(damon_test_split_restores_min),
 	{}
 };
