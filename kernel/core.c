@@ -9,6 +9,7 @@
 
 #include <linux/init.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -165,35 +166,89 @@ int damon_validate_attrs(const struct damon_attrs *a)
 	return 0;
 }
 
-/* @value * @mul / @div, saturated to what an unsigned int holds. */
+/*
+ * @value * @mul / @div, saturated to what an unsigned int holds.  The
+ * product may need 96 bits, so it is taken in two parts: @value times the
+ * whole quotient @mul / @div, plus @value times the remainder over @div,
+ * which is below @value and so cannot overflow the division.
+ */
 unsigned int damon_mul_div(unsigned int value, unsigned long mul,
 			   unsigned long div)
 {
-	u64 v;
+	u64 whole;
 
 	if (!div)
 		return value;
-	v = div64_u64((u64)value * mul, div);
-	return min_t(u64, v, UINT_MAX);
+	if (check_mul_overflow((u64)value, (u64)(mul / div), &whole) ||
+	    whole > UINT_MAX)
+		return UINT_MAX;
+	whole += mul_u64_u64_div_u64(value, mul % div, div);
+	return min_t(u64, whole, UINT_MAX);
+}
+
+/*
+ * When something that recurs every @interval_us, and was due at sample
+ * @next, falls due after a change of the sampling interval from
+ * @old_sample_us to @new_sample_us, @passed samples into the run: at the
+ * same time as before, or one new interval from now if that is sooner.
+ * Sample counts saturate rather than wrap.
+ */
+unsigned long damon_resched(unsigned long passed, unsigned long next,
+			    unsigned long old_sample_us,
+			    unsigned long new_sample_us,
+			    unsigned long interval_us)
+{
+	unsigned long left_us, at;
+
+	if (next <= passed)
+		return next;		/* due already */
+	if (check_mul_overflow(next - passed, old_sample_us, &left_us))
+		left_us = ULONG_MAX;
+	left_us = min(left_us, interval_us);
+	if (check_add_overflow(passed, left_us / new_sample_us, &at))
+		at = ULONG_MAX;
+	return at;
 }
 
 /*
  * Set the monitoring attributes.  Records kept in units of the old
  * intervals are converted, so results stay meaningful across a change:
  * ages count aggregation intervals, access counts count samples per
- * aggregation.  Safe on a running context only from its kdamond (the
- * after_aggregation callback).
+ * aggregation.  The next aggregation, operations update and scheme
+ * applications are rescheduled in time (see damon_resched()), so a shorter
+ * interval takes effect at once.  Safe on a running context only from its
+ * kdamond (the after_aggregation callback).
  */
 int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs)
 {
 	unsigned long old_samples, new_samples;
 	struct damon_target *t;
 	struct damon_region *r;
+	struct damos *s;
 	int err;
 
 	err = damon_validate_attrs(attrs);
 	if (err)
 		return err;
+
+	/* what is pending stays due at the same time, or sooner */
+	ctx->next_aggr_sample = damon_resched(ctx->passed_samples,
+					      ctx->next_aggr_sample,
+					      ctx->attrs.sample_us,
+					      attrs->sample_us, attrs->aggr_us);
+	ctx->next_update_sample = damon_resched(ctx->passed_samples,
+						ctx->next_update_sample,
+						ctx->attrs.sample_us,
+						attrs->sample_us,
+						attrs->update_us);
+	damon_for_each_scheme(s, ctx)
+		if (s->apply_interval_us)
+			s->next_apply_sample =
+				damon_resched(ctx->passed_samples,
+					      s->next_apply_sample,
+					      ctx->attrs.sample_us,
+					      attrs->sample_us,
+					      s->apply_interval_us);
 
 	old_samples = ctx->attrs.aggr_us / ctx->attrs.sample_us;
 	new_samples = attrs->aggr_us / attrs->sample_us;

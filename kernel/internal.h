@@ -37,9 +37,13 @@ unsigned int damos_score(const struct damon_ctx *ctx,
 void damos_quota_renew(struct damos *s, unsigned long now);
 void damos_apply_schemes(struct damon_ctx *ctx);
 
-/* core.c: @value * @mul / @div, saturated to UINT_MAX */
+/* core.c */
 unsigned int damon_mul_div(unsigned int value, unsigned long mul,
 			   unsigned long div);
+unsigned long damon_resched(unsigned long passed, unsigned long next,
+			    unsigned long old_sample_us,
+			    unsigned long new_sample_us,
+			    unsigned long interval_us);
 
 /*
  * vaddr.c: the "three regions" of an address space, found by feeding the

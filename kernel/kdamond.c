@@ -123,10 +123,11 @@ static int kdamond_fn(void *data)
 	unsigned int max_nr_accesses;
 	int err;
 
-	complete(&ctx->kdamond_started);
 	err = ctx->ops.init(ctx);
 	if (!err && ctx->cb.before_start)
 		err = ctx->cb.before_start(ctx);
+	/* damon_start() returns only now: before_start has had its say */
+	complete(&ctx->kdamond_started);
 	if (err)
 		goto done;
 
@@ -261,14 +262,17 @@ bool damon_is_running(struct damon_ctx *ctx)
 	return ret;
 }
 
-/* The kdamond's pid, or -1 when not running. */
+/*
+ * The kdamond's pid as the caller's pid namespace sees it (0 if it does not
+ * see the kdamond), or -1 when not running.
+ */
 int damon_kdamond_pid(struct damon_ctx *ctx)
 {
 	int pid = -1;
 
 	mutex_lock(&ctx->kdamond_lock);
 	if (damon_kdamond_alive(ctx))
-		pid = ctx->kdamond->pid;
+		pid = task_pid_vnr(ctx->kdamond);
 	mutex_unlock(&ctx->kdamond_lock);
 	return pid;
 }

@@ -24,7 +24,6 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
-#include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -316,10 +315,11 @@ unsigned int damos_score(const struct damon_ctx *ctx,
 	sz_sub = ilog2(max(sz, DAMON_MIN_REGION)) - ilog2(DAMON_MIN_REGION);
 	sz_sub = min(sz_sub * 100 / (40 - ilog2(DAMON_MIN_REGION)), 100U);
 	freq_sub = min_t(unsigned long, r->nr_accesses * 100UL / samples, 100);
-	if (check_mul_overflow((unsigned long)r->age, ctx->attrs.aggr_us / 1000,
+	/* in whole seconds, of intervals of any length (even under 1 ms) */
+	if (check_mul_overflow((unsigned long)r->age, ctx->attrs.aggr_us,
 			       &age_s))
 		age_s = ULONG_MAX;
-	age_s /= 1000;
+	age_s /= USEC_PER_SEC;
 	age_sub = min_t(unsigned int, ilog2(age_s + 1) * 5, 50);
 	age_sub = r->nr_accesses ? 50 + age_sub : 50 - age_sub;
 	if (damos_wants_cold(s->action)) {
@@ -331,6 +331,33 @@ unsigned int damos_score(const struct damon_ctx *ctx,
 }
 
 /*
+ * The effective size quota: the size quota, or less if the time quota at
+ * the speed measured so far allows less; unlimited without either.
+ */
+static void damos_quota_set_esz(struct damos_quota *q)
+{
+	unsigned long esz = ULONG_MAX;
+	u64 bytes_per_ms, esz_ms;
+
+	if (!damos_quota_limited(q)) {
+		q->esz = ULONG_MAX;
+		return;
+	}
+	if (q->sz)
+		esz = q->sz;
+	if (q->ms) {
+		/* before any measurement, assume 1 GiB/s */
+		bytes_per_ms = q->total_charged_ns ?
+			mul_u64_u64_div_u64(q->total_charged_sz, NSEC_PER_MSEC,
+					    q->total_charged_ns) : SZ_1M;
+		if (check_mul_overflow(bytes_per_ms, (u64)q->ms, &esz_ms))
+			esz_ms = ULONG_MAX;
+		esz = min_t(u64, esz, esz_ms);
+	}
+	q->esz = max(ALIGN_DOWN(esz, DAMON_MIN_REGION), DAMON_MIN_REGION);
+}
+
+/*
  * Start a new reset interval when due: count a used-up quota, renew the
  * budget, and derive the effective size quota from the time quota and the
  * speed measured so far.
@@ -338,8 +365,6 @@ unsigned int damos_score(const struct damon_ctx *ctx,
 void damos_quota_renew(struct damos *s, unsigned long now)
 {
 	struct damos_quota *q = &s->quota;
-	unsigned long esz = ULONG_MAX;
-	u64 bytes_per_ms, esz_ms;
 
 	if (!damos_quota_limited(q)) {
 		q->esz = ULONG_MAX;
@@ -353,19 +378,7 @@ void damos_quota_renew(struct damos *s, unsigned long now)
 		s->stat.qt_exceeds++;
 	q->charged_from = now ? now : 1;
 	q->charged_sz = 0;
-
-	if (q->sz)
-		esz = q->sz;
-	if (q->ms) {
-		/* before any measurement, assume 1 GiB/s */
-		bytes_per_ms = q->total_charged_ns ?
-			mul_u64_u64_div_u64(q->total_charged_sz, NSEC_PER_MSEC,
-					    q->total_charged_ns) : SZ_1M;
-		if (check_mul_overflow(bytes_per_ms, (u64)q->ms, &esz_ms))
-			esz_ms = ULONG_MAX;
-		esz = min_t(u64, esz, esz_ms);
-	}
-	q->esz = max(ALIGN_DOWN(esz, DAMON_MIN_REGION), DAMON_MIN_REGION);
+	damos_quota_set_esz(q);
 }
 
 /*
@@ -477,8 +490,10 @@ static bool damos_due(struct damon_ctx *ctx, struct damos *s)
 		return true;
 	if (ctx->passed_samples < s->next_apply_sample)
 		return false;
-	s->next_apply_sample = ctx->passed_samples +
-		max(s->apply_interval_us / ctx->attrs.sample_us, 1UL);
+	if (check_add_overflow(ctx->passed_samples,
+			       max(s->apply_interval_us / ctx->attrs.sample_us,
+				   1UL), &s->next_apply_sample))
+		s->next_apply_sample = ULONG_MAX;	/* hardly ever again */
 	return true;
 }
 
@@ -509,4 +524,58 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 			tidx++;
 		}
 	}
+}
+
+/**
+ * damos_commit() - give a scheme of a running context new settings.
+ * @ctx:	the context @dst belongs to.
+ * @dst:	the running scheme.
+ * @src:	a checked scheme with the new settings; its filters move to
+ *		@dst.
+ *
+ * What the scheme did survives: its statistics, the accounting of the
+ * current quota interval (bytes charged and when the interval started, so
+ * that a commit never hands out a fresh budget; a changed limit applies
+ * to what is left of the interval), the measured speed of the action, and
+ * the watermark state unless the metric changed (the metric is measured
+ * again at once).  The apply schedule is
+ * kept in time; a shorter apply interval is due within its new length.
+ * Runs in the kdamond (or on a context no kdamond runs yet).
+ */
+void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
+{
+	struct damos_quota *q = &dst->quota;
+	struct damos_filter *f, *next;
+
+	dst->pattern = src->pattern;
+	dst->action = src->action;
+	if (dst->apply_interval_us != src->apply_interval_us)
+		dst->next_apply_sample =
+			damon_resched(ctx->passed_samples,
+				      dst->next_apply_sample,
+				      ctx->attrs.sample_us, ctx->attrs.sample_us,
+				      src->apply_interval_us);
+	dst->apply_interval_us = src->apply_interval_us;
+
+	q->ms = src->quota.ms;
+	q->sz = src->quota.sz;
+	q->reset_interval_ms = src->quota.reset_interval_ms;
+	q->weight_sz = src->quota.weight_sz;
+	q->weight_nr_accesses = src->quota.weight_nr_accesses;
+	q->weight_age = src->quota.weight_age;
+	if (q->charged_from)
+		damos_quota_set_esz(q);	/* the new limit, this interval */
+
+	if (dst->wmarks.metric != src->wmarks.metric)
+		dst->wmarks.active = src->wmarks.metric == DAMOS_WMARK_NONE;
+	dst->wmarks.metric = src->wmarks.metric;
+	dst->wmarks.next_check_ns = 0;	/* measure with the new bounds */
+	dst->wmarks.interval_us = src->wmarks.interval_us;
+	dst->wmarks.high = src->wmarks.high;
+	dst->wmarks.mid = src->wmarks.mid;
+	dst->wmarks.low = src->wmarks.low;
+
+	damos_for_each_filter_safe(f, next, dst)
+		damos_destroy_filter(f);
+	list_splice_init(&src->filters, &dst->filters);
 }

@@ -113,6 +113,51 @@ static void damon_test_mul_div(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, damon_mul_div(7, 5, 0), 7U);
 }
 
+/* Products beyond 64 bits neither wrap nor trap. */
+static void damon_test_mul_div_large(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, damon_mul_div(3, ULONG_MAX, ULONG_MAX), 3U);
+	KUNIT_EXPECT_EQ(test, damon_mul_div(1000, 1UL << 63, 1UL << 62), 2000U);
+	KUNIT_EXPECT_EQ(test, damon_mul_div(10, ULONG_MAX, 2), UINT_MAX);
+	KUNIT_EXPECT_EQ(test, damon_mul_div(UINT_MAX, ULONG_MAX - 1, ULONG_MAX),
+			UINT_MAX - 1);
+}
+
+/*
+ * A change of intervals reschedules what is pending, in time: a shorter
+ * interval is due within its new length, a longer one does not postpone
+ * what was due sooner, and a new sampling interval converts the time left
+ * into its own samples.
+ */
+static void damon_test_set_attrs_reschedules(struct kunit *test)
+{
+	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_attrs a;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	a = ctx->attrs;		/* 5 ms samples, 100 ms aggregations */
+	a.update_us = 60 * USEC_PER_SEC;
+	KUNIT_ASSERT_EQ(test, damon_set_attrs(ctx, &a), 0);
+	ctx->passed_samples = 1000;
+	ctx->next_aggr_sample = 1000 + 20;
+	ctx->next_update_sample = 1000 + 12000;
+
+	a.update_us = USEC_PER_SEC;		/* 200 samples */
+	KUNIT_ASSERT_EQ(test, damon_set_attrs(ctx, &a), 0);
+	KUNIT_EXPECT_EQ(test, ctx->next_update_sample, 1000UL + 200);
+	KUNIT_EXPECT_EQ(test, ctx->next_aggr_sample, 1000UL + 20);
+
+	a.update_us = 120 * USEC_PER_SEC;
+	KUNIT_ASSERT_EQ(test, damon_set_attrs(ctx, &a), 0);
+	KUNIT_EXPECT_EQ(test, ctx->next_update_sample, 1000UL + 200);
+
+	a.sample_us = 1000;	/* 100 ms left of the aggregation: 100 samples */
+	KUNIT_ASSERT_EQ(test, damon_set_attrs(ctx, &a), 0);
+	KUNIT_EXPECT_EQ(test, ctx->next_aggr_sample, 1000UL + 100);
+	KUNIT_EXPECT_EQ(test, ctx->next_update_sample, 1000UL + 1000);
+	damon_destroy_ctx(ctx);
+}
+
 static void damon_test_ops_registry(struct kunit *test)
 {
 	struct damon_operations bad = { .id = DAMON_OPS_PADDR };
@@ -378,6 +423,8 @@ static struct kunit_case damon_core_cases[] = {
 	KUNIT_CASE(damon_test_validate_attrs),
 	KUNIT_CASE(damon_test_set_attrs_rescales),
 	KUNIT_CASE(damon_test_mul_div),
+	KUNIT_CASE(damon_test_mul_div_large),
+	KUNIT_CASE(damon_test_set_attrs_reschedules),
 	KUNIT_CASE(damon_test_ops_registry),
 	KUNIT_CASE(damon_test_pid_reuse_safety),
 	KUNIT_CASE(damon_test_kdamond_lifecycle),

@@ -337,6 +337,29 @@ static void damos_test_score_zero_weights(struct kunit *test)
 	damon_destroy_ctx(ctx);
 }
 
+/* Ages count whole aggregation intervals, even ones shorter than 1 ms. */
+static void damos_test_score_age_short_aggr(struct kunit *test)
+{
+	struct damon_ctx *ctx = damon_new_ctx();
+	struct damos *s = damos_new_scheme();
+	/* 200000 intervals of 0.5 ms: idle for 100 s */
+	struct damon_region old_idle = region_of(P(16), 0, 200000);
+	struct damon_region new_idle = region_of(P(16), 0, 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	ctx->attrs.sample_us = 100;
+	ctx->attrs.aggr_us = 500;
+	s->action = DAMOS_PAGEOUT;
+	s->quota.weight_sz = 0;
+	s->quota.weight_nr_accesses = 0;
+	s->quota.weight_age = 1;
+	KUNIT_EXPECT_GT(test, damos_score(ctx, &old_idle, s),
+			damos_score(ctx, &new_idle, s));
+	damos_destroy_scheme(s);
+	damon_destroy_ctx(ctx);
+}
+
 /* ------------------------------------------------------ quota accounting */
 
 static void damos_test_quota_unlimited(struct kunit *test)
@@ -1424,6 +1447,81 @@ static void damos_test_apply_interval(struct kunit *test)
 	damon_destroy_ctx(ctx);
 }
 
+/* An apply interval near 2^64 us means "hardly ever", never "always". */
+static void damos_test_apply_interval_huge(struct kunit *test)
+{
+	struct damon_ctx *ctx = rec_ctx(test);
+	struct damon_target *t = add_target(test, ctx);
+	struct damos *s = add_scheme(test, ctx, DAMOS_STAT);
+
+	add_region(test, t, P(0), P(10), 0, 0);
+	ctx->attrs.sample_us = 1;
+	s->apply_interval_us = ULONG_MAX;
+	ctx->passed_samples = 5;
+	damos_apply_schemes(ctx);
+	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
+	ctx->passed_samples = 6;
+	damos_apply_schemes(ctx);
+	ctx->passed_samples = 1000000;
+	damos_apply_schemes(ctx);
+	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
+	damon_destroy_ctx(ctx);
+}
+
+/*
+ * A commit keeps what the scheme did in the current quota interval: the
+ * same limit again, or a lower one, gives no new budget; a higher one adds
+ * the difference.  Statistics and the apply schedule are kept too.
+ */
+static void damos_test_commit_keeps_quota(struct kunit *test)
+{
+	struct damon_ctx *ctx = rec_ctx(test);
+	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
+	struct damos *src = damos_new_scheme();
+	struct damos_quota *q = &s->quota;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	q->sz = SZ_1M;
+	q->reset_interval_ms = 60000;
+	damos_quota_renew(s, 1000);
+	q->charged_sz = SZ_1M;
+	s->stat.sz_applied = SZ_1M;
+	s->apply_interval_us = 10 * ctx->attrs.sample_us;
+	ctx->passed_samples = 100;
+	s->next_apply_sample = 105;
+
+	src->action = DAMOS_PAGEOUT;
+	src->quota.sz = SZ_1M;
+	src->quota.reset_interval_ms = 60000;
+	src->apply_interval_us = s->apply_interval_us;
+	damos_commit(ctx, s, src);
+	KUNIT_EXPECT_EQ(test, q->charged_sz, (unsigned long)SZ_1M);
+	KUNIT_EXPECT_EQ(test, q->charged_from, 1000UL);
+	KUNIT_EXPECT_EQ(test, s->stat.sz_applied, (unsigned long)SZ_1M);
+	KUNIT_EXPECT_EQ(test, s->next_apply_sample, 105UL);
+	damos_quota_renew(s, 1001);
+	KUNIT_EXPECT_EQ(test, q->charged_sz, (unsigned long)SZ_1M);
+
+	src->quota.sz = SZ_512K;
+	damos_commit(ctx, s, src);
+	KUNIT_EXPECT_EQ(test, q->esz, (unsigned long)SZ_512K);
+	KUNIT_EXPECT_EQ(test, q->charged_from, 1000UL);
+
+	src->quota.sz = SZ_2M;
+	damos_commit(ctx, s, src);
+	KUNIT_EXPECT_EQ(test, q->esz, (unsigned long)SZ_2M);
+	KUNIT_EXPECT_EQ(test, q->charged_sz, (unsigned long)SZ_1M);
+	KUNIT_EXPECT_EQ(test, q->charged_from, 1000UL);
+
+	/* a shorter apply interval is due within its new length */
+	src->apply_interval_us = 2 * ctx->attrs.sample_us;
+	s->next_apply_sample = 200;
+	damos_commit(ctx, s, src);
+	KUNIT_EXPECT_EQ(test, s->next_apply_sample, 102UL);
+	damos_destroy_scheme(src);
+	damon_destroy_ctx(ctx);
+}
+
 /* Schemes run in order; a later one sees the ages an earlier one reset. */
 static void damos_test_apply_two_schemes(struct kunit *test)
 {
@@ -1453,6 +1551,7 @@ static struct kunit_case damos_cases[] = {
 	KUNIT_CASE(damos_test_score_range),
 	KUNIT_CASE(damos_test_score_weights),
 	KUNIT_CASE(damos_test_score_zero_weights),
+	KUNIT_CASE(damos_test_score_age_short_aggr),
 	KUNIT_CASE(damos_test_quota_unlimited),
 	KUNIT_CASE(damos_test_quota_bytes_across_resets),
 	KUNIT_CASE(damos_test_quota_jiffies_wrap),
@@ -1481,6 +1580,8 @@ static struct kunit_case damos_cases[] = {
 	KUNIT_CASE(damos_test_apply_anon_filter_to_ops),
 	KUNIT_CASE(damos_test_apply_watermarks),
 	KUNIT_CASE(damos_test_apply_interval),
+	KUNIT_CASE(damos_test_apply_interval_huge),
+	KUNIT_CASE(damos_test_commit_keeps_quota),
 	KUNIT_CASE(damos_test_apply_two_schemes),
 	{}
 };

@@ -352,9 +352,10 @@ struct damon_attrs {
  * @kdamond:		the monitoring thread (a task reference is held),
  *			or NULL when not started.
  * @kdamond_done:	set by the kdamond when it finished on its own.
- * @kdamond_started:	completed when the kdamond begins to run, so that a
- *			started kdamond always runs its callbacks, even when
- *			stopped at once.
+ * @kdamond_started:	completed when the kdamond has run the operations'
+ *			init and the before_start callback: a started
+ *			kdamond always runs its callbacks, even when stopped
+ *			at once, and damon_start() returns after before_start.
  *
  * The remaining members are the kdamond's private bookkeeping.
  */
@@ -464,6 +465,7 @@ struct damos_filter *damos_new_filter(enum damos_filter_type type,
 void damos_add_filter(struct damos *s, struct damos_filter *f);
 void damos_destroy_filter(struct damos_filter *f);
 int damos_validate(const struct damos *s);
+void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src);
 bool damos_action_supported(const struct damon_ctx *ctx,
 			    enum damos_action action);
 bool damos_ops_support(enum damon_ops_id id, enum damos_action action);
