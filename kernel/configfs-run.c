@@ -29,12 +29,15 @@ struct damon_cfs_plan_target {
 	struct pid *pid;
 	unsigned int nr_ranges;
 	struct damon_addr_range *ranges;
+	bool refit;	/* fit the target's regions to @ranges */
 };
 
 struct damon_cfs_plan {
 	struct kref kref;
 	struct completion applied;
 	int err;
+	/* an earlier commit this one includes; it ends as this one does */
+	struct damon_cfs_plan *superseded;
 	enum damon_ops_id ops_id;
 	struct damon_attrs attrs;
 	unsigned int nr_targets;
@@ -72,6 +75,8 @@ static void damon_cfs_plan_release(struct kref *kref)
 	for (i = 0; i < plan->nr_schemes; i++)
 		damos_destroy_scheme(plan->schemes[i]);
 	kfree(plan->schemes);
+	/* only set while the plan is queued, which holds a reference */
+	WARN_ON_ONCE(plan->superseded);
 	kfree(plan);
 }
 
@@ -107,9 +112,14 @@ static int damon_cfs_plan_ranges(struct damon_cfs_ctx *cctx,
 
 	damon_cfs_for_each_child(item, &ct->regions_group) {
 		cr = to_damon_cfs_region(item);
-		if (cr->start >= cr->end ||
-		    cr->end > ALIGN_DOWN(ULONG_MAX, PAGE_SIZE)) {
+		if (cr->start >= cr->end) {
 			pr_info_ratelimited("%s: target %s: region %s: need start < end\n",
+					    damon_cfs_name(cctx), tname,
+					    config_item_name(item));
+			return -EINVAL;
+		}
+		if (cr->end > ALIGN_DOWN(ULONG_MAX, PAGE_SIZE)) {
+			pr_info_ratelimited("%s: target %s: region %s: end is beyond the last page boundary\n",
 					    damon_cfs_name(cctx), tname,
 					    config_item_name(item));
 			return -EINVAL;
@@ -270,7 +280,7 @@ static int damon_cfs_apply_scheme(struct damon_ctx *ctx, struct damos *src)
 
 	damon_for_each_scheme(s, ctx) {
 		if (s->priv == src->priv) {
-			damos_cfs_update(s, src);
+			damos_commit(ctx, s, src);
 			return 0;
 		}
 	}
@@ -278,16 +288,16 @@ static int damon_cfs_apply_scheme(struct damon_ctx *ctx, struct damos *src)
 	if (!s)
 		return -ENOMEM;
 	s->priv = src->priv;
-	damos_cfs_update(s, src);
+	damos_commit(ctx, s, src);
 	damos_add_scheme(ctx, s);
 	return 0;
 }
 
 /*
  * Make @ctx what @plan says.  Targets already monitored keep their regions
- * and records; user ranges are fitted in with damon_set_regions(), which
- * keeps the records of what overlaps.  Runs on a context no kdamond runs
- * yet, or in the kdamond itself.
+ * and records; user ranges marked for refitting are fitted in with
+ * damon_set_regions(), which keeps the records of what overlaps.  Runs on
+ * a context no kdamond runs yet, or in the kdamond itself.
  */
 static int damon_cfs_apply_plan(struct damon_ctx *ctx,
 				struct damon_cfs_plan *plan)
@@ -311,7 +321,7 @@ static int damon_cfs_apply_plan(struct damon_ctx *ctx,
 			t->priv = pt->ct;
 			damon_add_target(ctx, t);
 		}
-		if (pt->nr_ranges) {
+		if (pt->refit && pt->nr_ranges) {
 			err = damon_set_regions(t, pt->ranges, pt->nr_ranges);
 			if (err)
 				return err;
@@ -358,22 +368,60 @@ static int damon_cfs_pin(struct damon_cfs_ctx *cctx, struct config_item *item,
 	return 0;
 }
 
+/*
+ * Release the pins, the last taken (children) first.  An item may be
+ * removed and freed the moment it is undepended, so its flag is cleared
+ * before, and nothing of it is touched after.
+ */
 static void damon_cfs_unpin_all(struct damon_cfs_ctx *cctx)
 {
 	unsigned int i;
 
-	for (i = 0; i < cctx->nr_pins; i++) {
-		configfs_undepend_item_unlocked(cctx->pins[i].item);
+	for (i = cctx->nr_pins; i-- > 0; ) {
 		*cctx->pins[i].pinned = false;
+		configfs_undepend_item_unlocked(cctx->pins[i].item);
 	}
 	kfree(cctx->pins);
 	cctx->pins = NULL;
 	cctx->nr_pins = 0;
 }
 
+/* Whether @pt's ranges differ from the ones its target was given last. */
+static bool damon_cfs_ranges_changed(struct damon_cfs_target *ct,
+				     struct damon_cfs_plan_target *pt)
+{
+	return ct->nr_live_ranges != pt->nr_ranges ||
+	       (pt->nr_ranges && memcmp(ct->live_ranges, pt->ranges,
+					pt->nr_ranges * sizeof(*pt->ranges)));
+}
+
 /*
- * Pin the context and everything in @plan that is not pinned yet, and
- * record which process each target monitors from now on.
+ * Remember the ranges each target of @plan, now handed over, was given,
+ * to tell at the next commit whether the user changed them.
+ */
+static void damon_cfs_keep_ranges(struct damon_cfs_plan *plan)
+{
+	struct damon_cfs_plan_target *pt;
+	unsigned int i;
+
+	for (i = 0; i < plan->nr_targets; i++) {
+		pt = &plan->targets[i];
+		kfree(pt->ct->live_ranges);
+		pt->ct->live_ranges = kmemdup_array(pt->ranges, pt->nr_ranges,
+						    sizeof(*pt->ranges),
+						    GFP_KERNEL);
+		/* without a copy, the next commit refits to be safe */
+		pt->ct->nr_live_ranges = pt->ct->live_ranges || !pt->nr_ranges ?
+					 pt->nr_ranges : UINT_MAX;
+	}
+}
+
+/*
+ * Pin the context and everything in @plan that is not pinned yet, record
+ * which process each target monitors from now on, and decide which
+ * targets' regions are fitted to their ranges: all of them for fvaddr,
+ * where the ranges are what is monitored; for vaddr, where they are only
+ * initial, new targets and targets whose ranges the user changed.
  */
 static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 			      struct damon_cfs_plan *plan)
@@ -387,6 +435,9 @@ static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 	err = damon_cfs_pin(cctx, &cctx->group.cg_item, &cctx->pinned);
 	for (i = 0; !err && i < plan->nr_targets; i++) {
 		ct = plan->targets[i].ct;
+		plan->targets[i].refit = plan->ops_id == DAMON_OPS_FVADDR ||
+			!ct->pinned ||
+			damon_cfs_ranges_changed(ct, &plan->targets[i]);
 		if (!ct->pinned) {
 			err = damon_cfs_pin(cctx, &ct->group.cg_item,
 					    &ct->pinned);
@@ -514,11 +565,19 @@ static struct damon_cfs_plan *damon_cfs_take_plan(struct damon_cfs_ctx *cctx)
 	return plan;
 }
 
+/* End @plan and the commits it superseded with @err; drops a reference. */
 static void damon_cfs_finish_plan(struct damon_cfs_plan *plan, int err)
 {
-	plan->err = err;
-	complete(&plan->applied);
-	damon_cfs_plan_put(plan);
+	struct damon_cfs_plan *next;
+
+	while (plan) {
+		next = plan->superseded;
+		plan->superseded = NULL;
+		plan->err = err;
+		complete(&plan->applied);
+		damon_cfs_plan_put(plan);
+		plan = next;
+	}
 }
 
 static int damon_cfs_after_aggregation(struct damon_ctx *ctx)
@@ -544,6 +603,23 @@ static int damon_cfs_after_aggregation(struct damon_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The run has really started: only now are the last run's results
+ * dropped, so that an on that fails changes nothing.  damon_start()
+ * returns after this.
+ */
+static int damon_cfs_before_start(struct damon_ctx *ctx)
+{
+	struct damon_target *t;
+	struct damos *s;
+
+	damon_for_each_target(t, ctx)
+		damon_cfs_target_clear_snapshots(t->priv);
+	damon_for_each_scheme(s, ctx)
+		damos_cfs_clear_stats(s->priv);
+	return 0;
+}
+
 static void damon_cfs_before_terminate(struct damon_ctx *ctx)
 {
 	struct damon_cfs_ctx *cctx = ctx->cb.data;
@@ -552,26 +628,45 @@ static void damon_cfs_before_terminate(struct damon_ctx *ctx)
 	if (plan)
 		damon_cfs_finish_plan(plan, kthread_should_stop() ?
 				      -ECANCELED : -ESRCH);
-	/* Ended on its own: release the pins without waiting for a reader. */
-	if (!kthread_should_stop())
-		schedule_work(&cctx->reap_work);
+	if (kthread_should_stop())
+		return;
+	/*
+	 * Ended on its own: release the pins without waiting for a reader.
+	 * The work may run before this thread is done; the flag tells it
+	 * that this run is over all the same.
+	 */
+	spin_lock(&cctx->plan_lock);
+	cctx->live_ended = true;
+	spin_unlock(&cctx->plan_lock);
+	schedule_work(&cctx->reap_work);
 }
 
 /* ------------------------------------------------------------ on, off, commit */
 
-/*
- * Whether @cctx runs.  A kdamond that finished on its own (its targets
- * exited) is cleaned up here, so that "off" is all anybody sees of it.
- */
+/* Whether @cctx runs: a live context whose kdamond has not finished. */
 bool damon_cfs_running(struct damon_cfs_ctx *cctx)
 {
 	lockdep_assert_held(&cctx->lock);
+	return cctx->live && damon_is_running(cctx->live);
+}
+
+/*
+ * Clean up after a kdamond that finished on its own (its targets exited),
+ * or is finishing (@cctx->live_ended), so that "off" is all anybody sees
+ * of it: its pins are released and its results kept.
+ */
+void damon_cfs_reap(struct damon_cfs_ctx *cctx)
+{
+	bool ended;
+
+	lockdep_assert_held(&cctx->lock);
 	if (!cctx->live)
-		return false;
-	if (damon_is_running(cctx->live))
-		return true;
-	damon_cfs_off(cctx);
-	return false;
+		return;
+	spin_lock(&cctx->plan_lock);
+	ended = cctx->live_ended;
+	spin_unlock(&cctx->plan_lock);
+	if (ended || !damon_is_running(cctx->live))
+		damon_cfs_off(cctx);
 }
 
 void damon_cfs_reap_work(struct work_struct *work)
@@ -580,18 +675,18 @@ void damon_cfs_reap_work(struct work_struct *work)
 						  reap_work);
 
 	mutex_lock(&cctx->lock);
-	damon_cfs_running(cctx);
+	damon_cfs_reap(cctx);
 	mutex_unlock(&cctx->lock);
 }
 
 int damon_cfs_on(struct damon_cfs_ctx *cctx)
 {
 	struct damon_cfs_plan *plan;
-	struct config_item *item;
 	struct damon_ctx *ctx;
 	int err;
 
-	if (damon_cfs_running(cctx))
+	damon_cfs_reap(cctx);
+	if (cctx->live)
 		return 0;
 
 	plan = damon_cfs_make_plan(cctx);
@@ -612,12 +707,9 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 		goto fail;
 
 	ctx->cb.data = cctx;
+	ctx->cb.before_start = damon_cfs_before_start;
 	ctx->cb.after_aggregation = damon_cfs_after_aggregation;
 	ctx->cb.before_terminate = damon_cfs_before_terminate;
-	damon_cfs_for_each_child(item, &cctx->targets_group)
-		damon_cfs_target_clear_snapshots(to_damon_cfs_target(item));
-	damon_cfs_for_each_child(item, &cctx->schemes_group)
-		damos_cfs_clear_stats(to_damos_cfs_scheme(item));
 
 	err = damon_start(ctx, damon_cfs_name(cctx));
 	if (err) {
@@ -627,6 +719,7 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	}
 	cctx->live = ctx;
 	cctx->nr_aggregations = 0;
+	damon_cfs_keep_ranges(plan);
 	goto out;
 fail:
 	damon_cfs_unpin_all(cctx);
@@ -645,6 +738,9 @@ void damon_cfs_off(struct damon_cfs_ctx *cctx)
 	if (!cctx->live)
 		return;
 	damon_stop(cctx->live);
+	spin_lock(&cctx->plan_lock);
+	cctx->live_ended = false;
+	spin_unlock(&cctx->plan_lock);
 	/* A plan handed over while the kdamond was already finishing. */
 	plan = damon_cfs_take_plan(cctx);
 	if (plan)
@@ -663,12 +759,13 @@ void damon_cfs_off(struct damon_cfs_ctx *cctx)
  */
 struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx)
 {
-	struct damon_cfs_plan *plan, *old;
+	struct damon_cfs_plan *plan;
 	struct damon_cfs_target *ct;
 	unsigned int i;
 	int err;
 
-	if (!damon_cfs_running(cctx)) {
+	damon_cfs_reap(cctx);
+	if (!cctx->live) {
 		pr_info_ratelimited("%s: commit needs a running context\n",
 				    damon_cfs_name(cctx));
 		return ERR_PTR(-EINVAL);
@@ -699,14 +796,16 @@ struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx)
 		return ERR_PTR(err);
 	}
 
+	damon_cfs_keep_ranges(plan);
 	kref_get(&plan->kref);		/* the kdamond's reference */
 	spin_lock(&cctx->plan_lock);
-	old = cctx->plan;
+	/*
+	 * An earlier commit not applied yet: this one includes it, and its
+	 * writer waits until this one is applied (or fails).
+	 */
+	plan->superseded = cctx->plan;
 	cctx->plan = plan;
 	spin_unlock(&cctx->plan_lock);
-	/* An earlier commit not applied yet: this one includes it. */
-	if (old)
-		damon_cfs_finish_plan(old, 0);
 	return plan;
 }
 

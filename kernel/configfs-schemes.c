@@ -671,36 +671,3 @@ fail:
 	damos_destroy_scheme(s);
 	return ERR_PTR(err);
 }
-
-/*
- * Give the running scheme @dst the settings of @src (from a plan), keeping
- * its statistics and quota accounting; @src's filters move to @dst.
- */
-void damos_cfs_update(struct damos *dst, struct damos *src)
-{
-	struct damos_filter *f, *next;
-	struct damos_quota *q = &dst->quota;
-
-	dst->pattern = src->pattern;
-	dst->action = src->action;
-	dst->apply_interval_us = src->apply_interval_us;
-	q->ms = src->quota.ms;
-	q->sz = src->quota.sz;
-	q->reset_interval_ms = src->quota.reset_interval_ms;
-	q->weight_sz = src->quota.weight_sz;
-	q->weight_nr_accesses = src->quota.weight_nr_accesses;
-	q->weight_age = src->quota.weight_age;
-	q->charged_from = 0;	/* new budgets apply from now */
-	if (dst->wmarks.metric != src->wmarks.metric)
-		dst->wmarks.active = src->wmarks.metric == DAMOS_WMARK_NONE;
-	dst->wmarks.metric = src->wmarks.metric;
-	dst->wmarks.interval_us = src->wmarks.interval_us;
-	dst->wmarks.high = src->wmarks.high;
-	dst->wmarks.mid = src->wmarks.mid;
-	dst->wmarks.low = src->wmarks.low;
-	dst->wmarks.next_check_ns = 0;	/* measure at the next chance */
-
-	damos_for_each_filter_safe(f, next, dst)
-		damos_destroy_filter(f);
-	list_splice_init(&src->filters, &dst->filters);
-}

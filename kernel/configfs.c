@@ -305,6 +305,7 @@ static void damon_cfs_target_release(struct config_item *item)
 	damon_cfs_target_clear_snapshots(ct);
 	put_pid(ct->pid);
 	put_pid(ct->live_pid);
+	kfree(ct->live_ranges);
 	kfree(ct);
 }
 
@@ -426,6 +427,7 @@ static ssize_t damon_cfs_ctx_state_show(struct config_item *item, char *page)
 	bool on;
 
 	mutex_lock(&cctx->lock);
+	damon_cfs_reap(cctx);
 	on = damon_cfs_running(cctx);
 	mutex_unlock(&cctx->lock);
 	return sysfs_emit(page, "%s\n", on ? "on" : "off");
@@ -484,7 +486,8 @@ static ssize_t damon_cfs_ctx_kdamond_pid_show(struct config_item *item,
 	int pid = -1;
 
 	mutex_lock(&cctx->lock);
-	if (damon_cfs_running(cctx))
+	damon_cfs_reap(cctx);
+	if (cctx->live)
 		pid = damon_kdamond_pid(cctx->live);
 	mutex_unlock(&cctx->lock);
 	return sysfs_emit(page, "%d\n", pid);
@@ -497,7 +500,7 @@ static ssize_t damon_cfs_ctx_nr_aggregations_show(struct config_item *item,
 	unsigned long nr;
 
 	mutex_lock(&cctx->lock);
-	damon_cfs_running(cctx);	/* folds in a run that just ended */
+	damon_cfs_reap(cctx);	/* folds in a run that just ended */
 	nr = cctx->live ? READ_ONCE(cctx->live->nr_aggregations) :
 			  cctx->nr_aggregations;
 	mutex_unlock(&cctx->lock);

@@ -64,9 +64,10 @@ struct damon_cfs_ctx {
 	struct damon_cfs_pin *pins;
 	unsigned int nr_pins;
 
-	/* a commit on its way to the kdamond */
-	spinlock_t plan_lock;	/* protects @plan */
-	struct damon_cfs_plan *plan;
+	/* shared with the kdamond */
+	spinlock_t plan_lock;	/* protects @plan and @live_ended */
+	struct damon_cfs_plan *plan;	/* a commit on its way to it */
+	bool live_ended;	/* @live's kdamond is ending on its own */
 
 	/* cleans up after a kdamond that stopped on its own */
 	struct work_struct reap_work;
@@ -82,6 +83,9 @@ struct damon_cfs_target {
 	/* part of the running setup; then it monitors @live_pid */
 	bool pinned;
 	struct pid *live_pid;
+	/* the ranges of its regions at the last on or commit */
+	struct damon_addr_range *live_ranges;
+	unsigned int nr_live_ranges;
 
 	spinlock_t snap_lock;	/* protects @snap and @snap_prev */
 	struct damon_cfs_snapshot *snap;	/* newest */
@@ -204,7 +208,6 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 			      enum damon_ops_id ops_id,
 			      const char * const *target_names,
 			      unsigned int nr_targets);
-void damos_cfs_update(struct damos *dst, struct damos *src);
 void damos_cfs_publish(struct damos *s);
 void damos_cfs_clear_stats(struct damos_cfs_scheme *cs);
 
@@ -215,6 +218,7 @@ void damon_cfs_off(struct damon_cfs_ctx *cctx);
 struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx);
 int damon_cfs_commit_wait(struct damon_cfs_plan *plan);
 bool damon_cfs_running(struct damon_cfs_ctx *cctx);
+void damon_cfs_reap(struct damon_cfs_ctx *cctx);
 void damon_cfs_reap_work(struct work_struct *work);
 void damon_cfs_snapshot_put(struct damon_cfs_snapshot *snap);
 ssize_t damon_cfs_snapshot_read(struct damon_cfs_target *ct, void *buf,

@@ -1008,3 +1008,66 @@ fail_until_logged() {
 	cfs_on web
 	expect_kdamond web kdamond.web
 }
+
+# ------------------------------------------------------------ contract edges
+
+@test "on with more initial regions than max_nr_regions fails with EINVAL" {
+	local start i
+	cfs_start_sleeper 2
+	read -r _ start _ <<< "$ST_LINE"
+	new_ctx web "$SLEEPER_PID"
+	cfs_set "$CFS_CTXS/web/operations" fvaddr
+	cfs_set "$CFS_CTXS/web/min_nr_regions" 3
+	cfs_set "$CFS_CTXS/web/max_nr_regions" 3
+	for i in 0 1 2 3; do
+		cfs_mkregion web t0 "r$i" $((start + i * 2 * PAGE_SIZE)) \
+			$((start + (i * 2 + 1) * PAGE_SIZE))
+	done
+	cfs_expect EINVAL "$CFS_CTXS/web/state" on
+	expect_off web
+	cfs_set "$CFS_CTXS/web/max_nr_regions" 4
+	cfs_on web
+}
+
+@test "a region end beyond the last page boundary fails at on with EINVAL and says so" {
+	follow_log
+	cfs_start_sleeper 2
+	new_ctx web "$SLEEPER_PID"
+	cfs_set "$CFS_CTXS/web/operations" fvaddr
+	# 2^64-1: no page-aligned end covers it
+	cfs_mkregion web t0 r0 0 18446744073709551615
+	fail_until_logged web 'damon-configfs:.*web.*r0: end is beyond the last page' on
+	expect_off web
+}
+
+@test "kdamond_pid is shown in the reader's pid namespace, as pid is" {
+	local got
+	if ! unshare --pid --fork --kill-child true 2>/dev/null; then
+		skip "no pid namespaces in this kernel (CONFIG_PID_NS)"
+	fi
+	start_ctx web
+	expect_kdamond web kdamond.web
+	# From a new pid namespace neither the kdamond nor the target's
+	# process is visible: both read 0, never a number of another space.
+	got=$(unshare --pid --fork --kill-child -- bash -c \
+		'read -r k < "$1" && read -r p < "$2" && echo "$k $p"' _ \
+		"$CFS_CTXS/web/kdamond_pid" "$CFS_CTXS/web/targets/t0/pid" 3>&-)
+	[ "$got" = "0 0" ] || { echo "read from a child namespace: $got"; return 1; }
+	[ "$(cfs_kdamond_pid web)" = "$KPID" ]
+}
+
+@test "after the kdamond stopped by itself everything can be removed, without reading any file" {
+	local pid round
+	for round in 1 2 3 4 5; do
+		start_ctx "r$round"
+		expect_kdamond "r$round" "kdamond.r$round"
+		pid=$KPID
+		st_stop "$SLEEPER_PID" TERM
+		# Wait for the thread to be gone without reading state,
+		# kdamond_pid or nr_aggregations, which would clean up.
+		st_wait_for 30 thread_gone "$pid" "kdamond.r$round"
+		st_wait_for 10 rmdir "$CFS_CTXS/r$round/targets/t0" 2>/dev/null ||
+			{ echo "round $round: rmdir of the target still fails"; return 1; }
+		cfs_expect_rmdir OK "$CFS_CTXS/r$round"
+	done
+}

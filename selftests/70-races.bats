@@ -475,3 +475,44 @@ swap_off_zram() {
 	no_kdamond cyc
 	kmemleak_check
 }
+
+# read_forever CTX: read the files whose readers clean up after a kdamond
+# that stopped by itself, over and over (builtins only: no fork).
+read_forever() {
+	local c=$CFS_CTXS/$1 v
+	while :; do
+		read -r v < "$c/state"
+		read -r v < "$c/kdamond_pid"
+		read -r v < "$c/nr_aggregations"
+	done 2>/dev/null
+}
+
+@test "readers of state hammer while the target exits and rmdirs retry" {
+	local round i start r1 r2 d
+	for round in $(seq 20); do
+		cfs_start_sleeper 1
+		read -r _ start _ <<< "$ST_LINE"
+		cfs_mkctx rd 1000 10000 50000 10 100
+		cfs_set "$CFS_CTXS/rd/operations" fvaddr
+		cfs_mktarget rd t0 "$SLEEPER_PID"
+		cfs_mkregion rd t0 r0 "$start" $((start + PAGE_SIZE))
+		cfs_on rd
+		read_forever rd 3>&- &
+		r1=$!
+		read_forever rd 3>&- &
+		r2=$!
+		kill -TERM "$SLEEPER_PID"
+		# Remove each directory as soon as it is unpinned (bounded).
+		for d in targets/t0/regions/r0 targets/t0; do
+			for ((i = 0; i < 2000; i++)); do
+				rmdir "$CFS_CTXS/rd/$d" 2>/dev/null && break
+			done
+			[ ! -d "$CFS_CTXS/rd/$d" ] ||
+				{ echo "round $round: $d still there"; return 1; }
+		done
+		kill "$r1" "$r2"
+		wait "$r1" "$r2" 2>/dev/null || true
+		cfs_expect_value "$CFS_CTXS/rd/state" off
+		cfs_expect_rmdir OK "$CFS_CTXS/rd"
+	done
+}

@@ -1235,3 +1235,91 @@ hot_huge_kib_at_most() {
 	cfs_off web
 	stop_verified "$ST_PID"
 }
+
+# ------------------------------------------------------------ commits
+
+@test "commits keep the quota interval's accounting: five commits in a minute spend a bytes quota once" {
+	local i a
+	cfs_start_sleeper 16
+	monitor web "$SLEEPER_PID"
+	# stat charges the quota like any action: at most 1 MiB a minute.
+	scheme web s0 stat quotas/bytes="$MIB" quotas/reset_interval_ms=60000
+	cfs_on web
+	poll 60 stat_above web s0 sz_applied 0
+	for i in 1 2 3 4 5; do
+		cfs_commit web
+		cfs_wait_more_aggr web 3
+	done
+	a=$(stat_of web s0 sz_applied)
+	echo "sz_applied $a after five commits (quota $MIB a minute)"
+	[ "$a" -le "$MIB" ]
+}
+
+@test "commit of a shorter apply_interval_us takes effect at once, not after the old interval" {
+	local n
+	cfs_start_sleeper 2
+	monitor web "$SLEEPER_PID"
+	scheme web s0 stat apply_interval_us=60000000
+	cfs_on web
+	poll 30 stat_above web s0 nr_tried 0
+	n=$(stat_of web s0 nr_tried)
+	cfs_set "$S/apply_interval_us" 200000
+	cfs_commit web
+	# Within 10 s, where the old schedule would have waited a minute.
+	poll 10 stat_above web s0 nr_tried "$n"
+}
+
+# The example of configfs-layout.md, as printed there (between the line
+# starting with "Example: page out" and the end of its code block).
+layout_example() {
+	awk '/^Example: page out/ { on = 1; next }
+	on && /^```sh/ { code = 1; next }
+	code && /^```/ { exit }
+	code { print }' "$BATS_TEST_DIRNAME/../configfs-layout.md"
+}
+
+# squeeze_free DIR RATE: fill a tmpfs at DIR (mounted here) with zeros
+# until free memory is below RATE per mille (at most 900 MiB).
+squeeze_free() {
+	local i
+	mount -t tmpfs -o size=900m none "$1" || return 1
+	for ((i = 0; i < 30; i++)); do
+		[ "$(free_rate)" -ge "$2" ] || return 0
+		dd if=/dev/zero of="$1/f$i" bs=1M count=32 status=none || return 1
+	done
+	echo "free memory still $(free_rate) per mille with 960 MiB in tmpfs"
+	return 1
+}
+
+@test "the watermark example of configfs-layout.md switches the scheme off again once free memory is above 50 %" {
+	local rate code=$BATS_TEST_TMPDIR/example.sh hog=$BATS_TEST_TMPDIR/hog n
+	rate=$(free_rate)
+	[ "$rate" -gt 600 ] ||
+		skip "free memory is $rate per mille: not above the example's band"
+	layout_example > "$code"
+	grep -q '^c=/sys/kernel/config/damon/contexts/web' "$code" ||
+		{ echo "the example changed:"; cat "$code"; return 1; }
+	# The context the example expects ("a context with a target"), with
+	# aggregations of 10 ms so that its min_age of 300 is 3 s.
+	cfs_start_sleeper 8
+	cfs_mkctx web 1000 10000 1000000 10 200
+	cfs_mktarget web t0 "$SLEEPER_PID"
+	cfs_on web
+	# run it literally, in a shell of its own
+	bash -e "$code" > /dev/null
+	# Below the band the scheme works...
+	mkdir -p "$hog"
+	squeeze_free "$hog" 400 || { umount "$hog"; return 1; }
+	echo "squeezed: free memory $(free_rate) per mille"
+	poll 60 stat_above web reclaim nr_tried 0 || { umount "$hog"; return 1; }
+	# ...and once free memory is back above 50 %, it stops.
+	umount "$hog"
+	rate=$(free_rate)
+	echo "released: free memory $rate per mille"
+	[ "$rate" -gt 550 ] || skip "free memory did not come back above 55 % ($rate)"
+	sleep 6		# one watermark interval (5 s) and a bit
+	n=$(stat_of web reclaim nr_tried)
+	sleep 8		# the idle regions grow old enough again in 3 s
+	echo "nr_tried $n -> $(stat_of web reclaim nr_tried); free memory $(free_rate) per mille"
+	[ "$(stat_of web reclaim nr_tried)" -eq "$n" ]
+}
