@@ -176,6 +176,15 @@ static int damon_cfs_plan_schemes(struct damon_cfs_ctx *cctx,
 	return err;
 }
 
+/* Whether @pt's ranges differ from the ones its target was given last. */
+static bool damon_cfs_ranges_changed(struct damon_cfs_target *ct,
+				     struct damon_cfs_plan_target *pt)
+{
+	return ct->nr_live_ranges != pt->nr_ranges ||
+	       (pt->nr_ranges && memcmp(ct->live_ranges, pt->ranges,
+					pt->nr_ranges * sizeof(*pt->ranges)));
+}
+
 /*
  * Check the staged setup of @cctx and copy it into a plan.  Needs su_mutex
  * (the lists of children) and cctx->lock (the staged values).
@@ -245,6 +254,14 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 			err = -EINVAL;
 			goto fail;
 		}
+		/*
+		 * Which regions to fit to the ranges: all for fvaddr, whose
+		 * ranges are what is monitored; for vaddr, whose ranges are
+		 * only initial, those of new targets and of targets whose
+		 * ranges the user changed since the last on or commit.
+		 */
+		pt->refit = plan->ops_id == DAMON_OPS_FVADDR || !ct->pinned ||
+			    damon_cfs_ranges_changed(ct, pt);
 		nr_ranges += pt->nr_ranges;
 	}
 	if (nr_ranges > plan->attrs.max_nr_regions) {
@@ -386,15 +403,6 @@ static void damon_cfs_unpin_all(struct damon_cfs_ctx *cctx)
 	cctx->nr_pins = 0;
 }
 
-/* Whether @pt's ranges differ from the ones its target was given last. */
-static bool damon_cfs_ranges_changed(struct damon_cfs_target *ct,
-				     struct damon_cfs_plan_target *pt)
-{
-	return ct->nr_live_ranges != pt->nr_ranges ||
-	       (pt->nr_ranges && memcmp(ct->live_ranges, pt->ranges,
-					pt->nr_ranges * sizeof(*pt->ranges)));
-}
-
 /*
  * Remember the ranges each target of @plan, now handed over, was given,
  * to tell at the next commit whether the user changed them.
@@ -417,11 +425,8 @@ static void damon_cfs_keep_ranges(struct damon_cfs_plan *plan)
 }
 
 /*
- * Pin the context and everything in @plan that is not pinned yet, record
- * which process each target monitors from now on, and decide which
- * targets' regions are fitted to their ranges: all of them for fvaddr,
- * where the ranges are what is monitored; for vaddr, where they are only
- * initial, new targets and targets whose ranges the user changed.
+ * Pin the context and everything in @plan that is not pinned yet, and
+ * record which process each target monitors from now on.
  */
 static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 			      struct damon_cfs_plan *plan)
@@ -435,9 +440,6 @@ static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 	err = damon_cfs_pin(cctx, &cctx->group.cg_item, &cctx->pinned);
 	for (i = 0; !err && i < plan->nr_targets; i++) {
 		ct = plan->targets[i].ct;
-		plan->targets[i].refit = plan->ops_id == DAMON_OPS_FVADDR ||
-			!ct->pinned ||
-			damon_cfs_ranges_changed(ct, &plan->targets[i]);
 		if (!ct->pinned) {
 			err = damon_cfs_pin(cctx, &ct->group.cg_item,
 					    &ct->pinned);
