@@ -489,7 +489,7 @@ read_forever() {
 
 @test "readers of state hammer while the target exits and rmdirs retry" {
 	local round i start r1 r2 d
-	for round in $(seq 20); do
+	for round in $(seq 10); do
 		cfs_start_sleeper 1
 		read -r _ start _ <<< "$ST_LINE"
 		cfs_mkctx rd 1000 10000 50000 10 100
