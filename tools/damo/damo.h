@@ -2,13 +2,19 @@
 /*
  * damo: the user-space tool of the DAMON configfs interface.
  *
- * record.c   damo record: run or attach a target, write a record file
- * recfile.c  the record file format (Documentation/record-format.md)
- * report.c   damo report raw|heats|wss|nr_regions|heatmap
- * heatmap.c  heatmap rendering: PNG (cairo) and terminal
- * conf.c     the save/restore file: parse, validate, print
- * tree.c     damo save|restore|clear against configfs
- * util.c     errors, numbers, files
+ * main.c      the command table: dispatch and the usage text
+ * record.c    damo record: run or attach a target, write a record file
+ * recfile.c   the record file format (Documentation/record-format.md)
+ * report.c    damo report raw|heats|wss|nr_regions|heatmap
+ * heats.c     the guide and the heats grid of a record
+ * heatmap.c   heatmap rendering: PNG (cairo) and terminal
+ * conf.c      the save/restore file: the tree, parse, print
+ * validate.c  the save/restore file: values and relations
+ * save.c      damo save: configfs to a file
+ * restore.c   damo restore: a file to configfs
+ * clear.c     damo clear: remove the whole configfs tree
+ * proc.c      targets by command line or unit, found in procfs
+ * util.c      errors, numbers, files
  */
 #ifndef DAMO_H
 #define DAMO_H
@@ -42,6 +48,8 @@ int parse_u64_any(const char *s, uint64_t *v);
 
 /* The configfs root: $DAMO_CONFIGFS, else DAMO_CONFIGFS. */
 const char *cfs_root(void);
+/* 0 if cfs_root() has a contexts directory, else -1 and a message. */
+int cfs_check(void);
 /* Read a small file into buf, without the trailing newline; -errno. */
 int read_attr(const char *path, char *buf, size_t size);
 /* One write(2) of value; -errno. */
@@ -87,7 +95,7 @@ int rec_load(const char *path, struct record *rec);
 void rec_free(struct record *rec);
 int rec_write_snapshot(FILE *f, const struct rec_snapshot *s);
 
-/* ------------------------------------------------------------ report.c */
+/* ------------------------------------------------------------ report.c, heats.c */
 
 int cmd_report(int argc, char **argv);
 
@@ -196,6 +204,13 @@ const char *conf_get(const struct conf_node *n, const char *key);
 const struct conf_attr *conf_get_attr(const struct conf_node *n,
 				      const char *key);
 
+/* "line N: message" into err (the convention of conf_parse and
+ * conf_validate). */
+void conf_seterr(char *err, size_t len, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A directory name: what configfs and the file syntax both allow. */
+bool conf_valid_name(const char *s);
+
 /* Parse text; on error, fills err ("LINE: message") and returns -1. */
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen);
 /* Validate values and relations; same error convention. */
@@ -203,12 +218,16 @@ int conf_validate(const struct conf_node *root, char *err, size_t errlen);
 void conf_print(FILE *f, const struct conf_node *root);
 char *conf_to_string(const struct conf_node *root);
 
-/* ------------------------------------------------------------ tree.c */
+/* ------------------------------------------------------------ save.c etc. */
 
 int cmd_save(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 
+/* ------------------------------------------------------------ proc.c */
+
+/* /proc/PID/cmdline with spaces between the arguments; NULL if unreadable. */
+char *proc_cmdline(const char *proc_root, const char *pid);
 /* Resolve a target's "command" or "unit" to a pid, looking in procfs at
  * proc_root; 0 or -errno (-ESRCH: none, -EEXIST: ambiguous). */
 int resolve_command(const char *proc_root, const char *cmdline, long *pid);

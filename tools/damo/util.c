@@ -146,6 +146,21 @@ const char *cfs_root(void)
 	return r && *r ? r : DAMO_CONFIGFS;
 }
 
+int cfs_check(void)
+{
+	char *p = xasprintf("%s/contexts", cfs_root());
+	struct stat st;
+	int r = 0;
+
+	if (stat(p, &st) || !S_ISDIR(st.st_mode)) {
+		damo_err("%s: %s (is configfs mounted, and the kernel built with CONFIG_DAMON_CONFIGFS?)",
+			 p, strerror(errno ? errno : ENOTDIR));
+		r = -1;
+	}
+	free(p);
+	return r;
+}
+
 int read_attr(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
