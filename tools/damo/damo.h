@@ -3,6 +3,7 @@
  * damo: the user-space tool of the DAMON configfs interface.
  *
  * main.c      the command table: dispatch and the usage text
+ * cmdline.c   command and option tables: dispatch, usage, getopt
  * record.c    damo record: run or attach a target, write a record file
  * recfile.c   the record file format (Documentation/record-format.md)
  * report.c    damo report raw|heats|wss|nr_regions|heatmap
@@ -28,6 +29,8 @@
 #define DAMO_CONFIGFS		"/sys/kernel/config/damon"
 #define DAMO_DEFAULT_RECORD	"damon.data"
 #define DAMO_DEFAULT_CONF	"/etc/damon/damon.conf"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 /* ------------------------------------------------------------ util.c */
 
@@ -61,6 +64,93 @@ int list_dirs(const char *dir, char ***names, size_t *nr);
 void free_names(char **names, size_t nr);
 /* Natural order of directory names: "r2" before "r10". */
 int name_cmp(const void *a, const void *b);
+
+/* ------------------------------------------------------------ cmdline.c */
+
+/* A command, or a report type: its name, what runs it, its help line. */
+struct damo_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* argv[0]: the name */
+	const char *help;	/* NULL: not listed; '\n': a further line */
+};
+
+/* Commands of one level, and the usage text around their list. */
+struct cmd_group {
+	const char *what;	/* "command": "unknown command 'x'" */
+	const struct damo_cmd *cmds;
+	size_t nr;
+	const char *head, *foot;
+};
+
+void cmd_usage(FILE *f, const struct cmd_group *g);
+const struct damo_cmd *cmd_find(const struct cmd_group *g, const char *name);
+/* Run the command that argv[1] names; the exit status. */
+int cmd_dispatch(const struct cmd_group *g, int argc, char **argv);
+
+enum opt_kind {
+	OPTK_END,	/* ends a table */
+	OPTK_HELP,	/* the usage to stdout; the command exits 0 */
+	OPTK_SET,	/* bool: true */
+	OPTK_CLEAR,	/* bool: false */
+	OPTK_STRING,	/* const char *: the argument */
+	OPTK_U64,	/* uint64_t, by a num_rule */
+	OPTK_I64,	/* int64_t, by a num_rule */
+	OPTK_INT,	/* int, by a num_rule */
+	OPTK_CALL,	/* call() deals with the argument */
+};
+
+/* What a number argument may be, and what the error calls a bad one. */
+struct num_rule {
+	const char *what;	/* "a pid": "--pid: 'x' is not a pid" */
+	bool hex;		/* 0x-prefixed hexadecimal too */
+	uint64_t min, max;
+};
+
+struct damo_opt {
+	const char *name;	/* --name */
+	int letter;		/* -letter; 0: none */
+	enum opt_kind kind;
+	void *value;		/* where the value goes */
+	bool *given;		/* if not NULL: set once the option is seen */
+	const struct num_rule *num;
+	const char *label;	/* messages call it this; NULL: --name */
+	/* OPTK_CALL: 0, or -errno with the message out; may take more of
+	 * argv from optind on */
+	int (*call)(const struct damo_opt *o, const char *arg, int argc,
+		    char **argv);
+};
+
+#define OPT_END()		{ .kind = OPTK_END }
+#define OPT_HELP()		{ .name = "help", .letter = 'h', .kind = OPTK_HELP }
+#define OPT_SET(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_SET, \
+				  .value = v }
+#define OPT_CLEAR(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_CLEAR, \
+				  .value = v }
+#define OPT_STRING(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_STRING, \
+				  .value = v }
+/* k: OPTK_U64, OPTK_I64 or OPTK_INT, as v points to */
+#define OPT_NUM(l, n, k, v, rule, seen) \
+				{ .name = n, .letter = l, .kind = k, \
+				  .value = v, .num = rule, .given = seen }
+#define OPT_CALL(l, n, v, fn)	{ .name = n, .letter = l, .kind = OPTK_CALL, \
+				  .value = v, .call = fn }
+
+/* An option as messages name it: its label, or --name. */
+const char *opt_label(const struct damo_opt *o);
+
+/* What opts_parse() returns when the command is to go on. */
+#define OPTS_GO_ON	(-1)
+
+/*
+ * Parse argv's options by the table opts (ended by OPT_END()).  Returns
+ * OPTS_GO_ON, the operands starting at argv[optind]; else the command's
+ * exit status: 0 after --help, 1 after an error (said, with the usage).
+ * in_order: options end at the first operand (whose own options follow).
+ */
+int opts_parse(int argc, char **argv, const struct damo_opt *opts,
+	       const char *usage, bool in_order);
+/* At most one operand, into *arg if there is one; else -E2BIG, said. */
+int opts_operand(int argc, char **argv, const char *cmd, const char **arg);
 
 /* ------------------------------------------------------------ recfile.c */
 
