@@ -82,6 +82,9 @@ struct cmd_group {
 	const char *head, *foot;
 };
 
+#define CMD_GROUP(what, cmds, head, foot) \
+	{ what, cmds, ARRAY_SIZE(cmds), head, foot }
+
 void cmd_usage(FILE *f, const struct cmd_group *g);
 const struct damo_cmd *cmd_find(const struct cmd_group *g, const char *name);
 /* Run the command that argv[1] names; the exit status. */
@@ -220,12 +223,6 @@ void guides_free(struct guide *guides, size_t nr);
 int heats_compute(const struct record *rec, struct heats_args *args,
 		  struct heats *h);
 void heats_free(struct heats *h);
-/* Percentile distribution of a metric, as the seed's wss/nr_regions. */
-struct dist_args {
-	int start, stop, step;		/* range(start, stop, step) */
-	bool sort;			/* by size (default) or by time */
-	size_t skip;			/* first snapshots to skip (20) */
-};
 
 /* ------------------------------------------------------------ heatmap.c */
 
@@ -241,6 +238,11 @@ struct plot_series {
 int plot_png(const char *path, const struct plot_series *s, size_t nr,
 	     const char *xlabel, const char *ylabel, const char *title);
 void heatmap_term(FILE *out, const struct heats *h, bool color);
+/* heatmap_term(): a row's address label is this wide, then " |" */
+#define HEATMAP_LABEL_WIDTH	14
+#define HEATMAP_TERM_LEFT	(HEATMAP_LABEL_WIDTH + 2)
+/* its number of rows (address bins) when a terminal decides */
+#define HEATMAP_TERM_ARES	20
 
 /* ------------------------------------------------------------ record.c */
 

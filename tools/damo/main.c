@@ -18,20 +18,19 @@ static const struct damo_cmd commands[] = {
 	{ "-V", cmd_version, NULL },
 };
 
-static const struct cmd_group damo = {
-	.what = "command",
-	.cmds = commands,
-	.nr = ARRAY_SIZE(commands),
-	.head =
+static const char damo_head[] =
 "usage: damo COMMAND [OPTIONS]\n"
 "\n"
 "The user-space tool of DAMON's configfs interface (" DAMO_CONFIGFS ").\n"
 "\n"
-"commands:\n",
-	.foot =
+"commands:\n";
+
+static const char damo_foot[] =
 "\n"
-"Run `damo COMMAND --help` for a command's options; man damo for more.\n",
-};
+"Run `damo COMMAND --help` for a command's options; man damo for more.\n";
+
+static const struct cmd_group damo =
+	CMD_GROUP("command", commands, damo_head, damo_foot);
 
 static int cmd_help(int argc, char **argv)
 {

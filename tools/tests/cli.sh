@@ -342,6 +342,8 @@ test_option_errors() {
 		"$DAMO" report heats -i "$s" --tmax 9223372036854775808
 	expect_fail "--ares: '1000001' is not a number in 1..1000000" \
 		"$DAMO" report heats -i "$s" --ares 1000001
+	expect_fail "--tres: '0' is not a number in 1..1000000" \
+		"$DAMO" report heatmap -i "$s" --tres 0
 	expect_fail "--amax: 'x' is not an address" \
 		"$DAMO" report heatmap -i "$s" --amax x
 	expect_fail "--term and --title are for \`damo report heatmap\`" \
