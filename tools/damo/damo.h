@@ -32,6 +32,15 @@
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
+#define NSEC_PER_SEC		1000000000LL
+#define USEC_PER_SEC		1000000ULL
+#define NSEC_PER_USEC		1000LL
+
+/* pid_t is an int: the largest pid there can be */
+#define DAMO_PID_MAX		INT32_MAX
+/* directories damo makes: configfs's, and the save file's */
+#define DAMO_DIR_MODE		0755
+
 /* ------------------------------------------------------------ util.c */
 
 extern const char *damo_prog;
