@@ -3,6 +3,7 @@
  * damo clear: every context off, and the whole configfs tree removed.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,17 +48,36 @@ static const char clear_usage[] =
 "Turn every DAMON context off and remove the whole configfs tree:\n"
 "contexts, targets, regions, schemes and filters.\n";
 
+/* One context off, its targets and schemes and then itself removed. */
+static void clear_context(const char *ctx, int *failed)
+{
+	char *state = xasprintf("%s/state", ctx);
+	int r = write_attr(state, "off");
+
+	if (r) {
+		damo_err("writing 'off' to %s: %s", state, strerror(-r));
+		(*failed)++;
+	}
+	free(state);
+	rmdir_children(ctx, "schemes", failed);
+	rmdir_children(ctx, "targets", failed);
+	if (rmdir(ctx)) {
+		damo_err("removing %s: %s", ctx, strerror(errno));
+		(*failed)++;
+	}
+}
+
 int cmd_clear(int argc, char **argv)
 {
-	char *ctxs, **names, *p, *q;
-	size_t nr, i;
+	const struct damo_opt opts[] = { OPT_HELP(), OPT_END() };
+	char *ctxs, **names, *p;
 	int failed = 0, r;
+	size_t nr, i;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(clear_usage, stdout);
-		return 0;
-	}
-	if (argc > 1) {
+	r = opts_parse(argc, argv, opts, clear_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (optind < argc) {
 		damo_err("clear takes no arguments");
 		fputs(clear_usage, stderr);
 		return 1;
@@ -73,19 +93,7 @@ int cmd_clear(int argc, char **argv)
 	}
 	for (i = 0; i < nr; i++) {
 		p = xasprintf("%s/%s", ctxs, names[i]);
-		q = xasprintf("%s/state", p);
-		r = write_attr(q, "off");
-		if (r) {
-			damo_err("writing 'off' to %s: %s", q, strerror(-r));
-			failed++;
-		}
-		free(q);
-		rmdir_children(p, "schemes", &failed);
-		rmdir_children(p, "targets", &failed);
-		if (rmdir(p)) {
-			damo_err("removing %s: %s", p, strerror(errno));
-			failed++;
-		}
+		clear_context(p, &failed);
 		free(p);
 	}
 	free_names(names, nr);

@@ -210,7 +210,7 @@ void conf_seterr(char *err, size_t len, int line, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	n = snprintf(err, len, "line %d: ", line);
+	n = snprintf(err, len, CONF_ERR_PREFIX "%d: ", line);
 	if (n < 0 || (size_t)n >= len)
 		return;
 	va_start(ap, fmt);

@@ -38,6 +38,10 @@
 
 /* pid_t is an int: the largest pid there can be */
 #define DAMO_PID_MAX		INT32_MAX
+/* the longest value of a configfs attribute: a page */
+#define CFS_ATTR_MAX		4096
+/* where processes are looked for */
+#define DAMO_PROC		"/proc"
 /* directories damo makes: configfs's, and the save file's */
 #define DAMO_DIR_MODE		0755
 
@@ -305,7 +309,8 @@ const char *conf_get(const struct conf_node *n, const char *key);
 const struct conf_attr *conf_get_attr(const struct conf_node *n,
 				      const char *key);
 
-/* "line N: message" into err (the convention of conf_parse and
+#define CONF_ERR_PREFIX		"line "
+/* CONF_ERR_PREFIX "N: message" into err (the convention of conf_parse and
  * conf_validate). */
 void conf_seterr(char *err, size_t len, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,7 +34,7 @@ static int do_mkdir(struct applier *ap, const char *path, int line)
 		printf("mkdir %s\n", path);
 		return 0;
 	}
-	if (mkdir(path, 0755)) {
+	if (mkdir(path, DAMO_DIR_MODE)) {
 		damo_err("%s:%d: making %s: %s", ap->file, line, path,
 			 strerror(errno));
 		return -1;
@@ -155,62 +154,180 @@ out:
 	return r;
 }
 
+/* How often a missing target's process is looked for again. */
+#define RESOLVE_RETRY_US	200000
+/* --wait: a day at the most */
+#define MAX_WAIT_S		86400
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - start->tv_sec +
+		(double)(now.tv_nsec - start->tv_nsec) / NSEC_PER_SEC;
+}
+
+/* t's pid: given, or its command's or unit's process; 0: none given. */
+static int target_pid(const struct conf_node *t,
+		      const struct conf_attr **ap, long *pid)
+{
+	const struct conf_attr *a;
+	uint64_t u;
+	int r = 0;
+
+	*pid = 0;
+	if ((a = conf_get_attr(t, "pid"))) {
+		parse_u64(a->value, &u);
+		*pid = (long)u;
+	} else if ((a = conf_get_attr(t, "command"))) {
+		r = resolve_command(DAMO_PROC, a->value, pid);
+	} else if ((a = conf_get_attr(t, "unit"))) {
+		r = resolve_unit(DAMO_PROC, a->value, pid);
+	}
+	*ap = a;
+	return r;
+}
+
+/* target_pid(), again until a process is there or wait_s have passed. */
+static int resolve_target(const char *file, const struct conf_node *t,
+			  const struct timespec *start, uint64_t wait_s,
+			  long *pid)
+{
+	const struct conf_attr *a;
+	int r;
+
+	while ((r = target_pid(t, &a, pid)) == -ESRCH &&
+	       seconds_since(start) < wait_s)
+		usleep(RESOLVE_RETRY_US);
+	if (r)
+		damo_err("%s:%d: target %s: %s '%s': %s", file, a->line,
+			 t->name,
+			 r == -EEXIST ? "more than one process runs" :
+			 "no process runs", a->value,
+			 r == -EEXIST ? "give a pid instead" : strerror(-r));
+	return r;
+}
+
 /* Resolve every target to a pid (0: none given), in tree order. */
 static int resolve_targets(const char *file, const struct conf_node *root,
-			   long **pidsp, size_t *nrp, double wait_s)
+			   long **pidsp, uint64_t wait_s)
 {
-	struct timespec start, now;
+	struct timespec start;
 	long *pids = NULL;
 	size_t nr = 0, i, j;
-	int r = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < root->nr_children; i++) {
 		const struct conf_node *c = root->children[i];
 
 		for (j = 0; j < c->nr_children; j++) {
-			const struct conf_node *t = c->children[j];
-			const struct conf_attr *a;
-			uint64_t u;
-			long pid = 0;
-
-			if (t->kind != CK_TARGET)
+			if (c->children[j]->kind != CK_TARGET)
 				continue;
 			pids = xrealloc(pids, (nr + 1) * sizeof(*pids));
-			for (;;) {
-				r = 0;
-				if ((a = conf_get_attr(t, "pid"))) {
-					parse_u64(a->value, &u);
-					pid = (long)u;
-				} else if ((a = conf_get_attr(t, "command"))) {
-					r = resolve_command("/proc", a->value, &pid);
-				} else if ((a = conf_get_attr(t, "unit"))) {
-					r = resolve_unit("/proc", a->value, &pid);
-				}
-				if (r != -ESRCH)
-					break;
-				clock_gettime(CLOCK_MONOTONIC, &now);
-				if (now.tv_sec - start.tv_sec +
-				    (now.tv_nsec - start.tv_nsec) / 1e9 >= wait_s)
-					break;
-				usleep(200000);
-			}
-			if (r) {
-				damo_err("%s:%d: target %s: %s '%s': %s", file,
-					 a->line, t->name,
-					 r == -EEXIST ? "more than one process runs" :
-					 "no process runs",
-					 a->value,
-					 r == -EEXIST ? "give a pid instead" :
-					 strerror(-r));
+			if (resolve_target(file, c->children[j], &start,
+					   wait_s, &pids[nr++])) {
 				free(pids);
 				return -1;
 			}
-			pids[nr++] = pid;
 		}
 	}
 	*pidsp = pids;
-	*nrp = nr;
+	return 0;
+}
+
+/* The checked tree of path's file; NULL, said, if it is not one. */
+static struct conf_node *load_conf(const char *path)
+{
+	struct conf_node *root;
+	char err[512], *text;
+	size_t len;
+	int r;
+
+	r = read_whole(path, &text, &len);
+	if (r) {
+		damo_err("cannot read %s: %s", path, strerror(-r));
+		return NULL;
+	}
+	if (strlen(text) != len) {
+		damo_err("%s: not a text file (NUL bytes)", path);
+		free(text);
+		return NULL;
+	}
+	root = conf_parse(text, err, sizeof(err));
+	free(text);
+	if (root && conf_validate(root, err, sizeof(err))) {
+		conf_free(root);
+		root = NULL;
+	}
+	/* "line N: ..." becomes "FILE:N: ..." */
+	if (!root)
+		damo_err("%s:%s", path, err + strlen(CONF_ERR_PREFIX));
+	return root;
+}
+
+/* Nothing is changed unless every context is new. */
+static int check_new_contexts(const char *path, const struct conf_node *root)
+{
+	const struct conf_node *c;
+	struct stat st;
+	size_t i;
+	char *p;
+	int r;
+
+	for (i = 0; i < root->nr_children; i++) {
+		c = root->children[i];
+		p = xasprintf("%s/contexts/%s", cfs_root(), c->name);
+		r = stat(p, &st);
+		free(p);
+		if (!r) {
+			damo_err("%s:%d: context %s exists already; nothing changed (`damo clear` removes the whole tree)",
+				 path, c->line, c->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Last, the contexts to be on. */
+static int turn_on(struct applier *ap, const struct conf_node *root)
+{
+	const struct conf_node *c;
+	const char *state;
+	char *ctxdir;
+	size_t i;
+
+	for (i = 0; i < root->nr_children; i++) {
+		c = root->children[i];
+		state = conf_get(c, "state");
+		if (!state || strcmp(state, "on"))
+			continue;
+		ctxdir = xasprintf("%s/contexts/%s", cfs_root(), c->name);
+		if (do_write(ap, ctxdir, "state", "on",
+			     conf_get_attr(c, "state")->line)) {
+			free(ctxdir);
+			return -1;
+		}
+		ap->turned_on = xrealloc(ap->turned_on, (ap->nr_on + 1) *
+					 sizeof(*ap->turned_on));
+		ap->turned_on[ap->nr_on++] = ctxdir;
+	}
+	return 0;
+}
+
+/* The whole tree, rolled back on a failure. */
+static int apply_tree(struct applier *ap, const struct conf_node *root,
+		      const long *pids)
+{
+	size_t i, pidx = 0;
+
+	for (i = 0; i < root->nr_children; i++)
+		if (apply_node(ap, root->children[i], cfs_root(), pids, &pidx))
+			break;
+	if (i < root->nr_children || turn_on(ap, root)) {
+		rollback(ap);
+		return -1;
+	}
 	return 0;
 }
 
@@ -227,117 +344,39 @@ static const char restore_usage[] =
 "                       and \"unit\" targets to appear (default 0)\n"
 "      --dry-run        check the file and print what would be done\n";
 
+static const struct num_rule wait_rule = {
+	"a number of seconds", false, 0, MAX_WAIT_S,
+};
+
 int cmd_restore(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "wait", required_argument, NULL, 'w' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *path = DAMO_DEFAULT_CONF;
 	struct applier ap = { 0 };
+	uint64_t wait_s = 0;
+	const struct damo_opt opts[] = {
+		OPT_NUM(0, "wait", OPTK_U64, &wait_s, &wait_rule, NULL),
+		OPT_SET(0, "dry-run", &ap.dry_run),
+		OPT_HELP(),
+		OPT_END(),
+	};
 	struct conf_node *root;
-	double wait_s = 0;
-	char err[512], *text, *ctxdir;
-	size_t len, i, nr_pids, pidx = 0;
 	long *pids = NULL;
-	struct stat st;
-	uint64_t u;
-	int c, r, ret = 1;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (parse_u64(optarg, &u) || u > 86400) {
-				damo_err("--wait: '%s' is not a number of seconds",
-					 optarg);
-				return 1;
-			}
-			wait_s = (double)u;
-			break;
-		case 'n':
-			ap.dry_run = true;
-			break;
-		case 'h':
-			fputs(restore_usage, stdout);
-			return 0;
-		default:
-			fputs(restore_usage, stderr);
-			return 1;
-		}
-	}
-	if (optind + 1 < argc) {
-		damo_err("restore: too many arguments");
+	r = opts_parse(argc, argv, opts, restore_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (opts_operand(argc, argv, "restore", &path))
 		return 1;
-	}
-	if (optind < argc)
-		path = argv[optind];
 	ap.file = path;
-	r = read_whole(path, &text, &len);
-	if (r) {
-		damo_err("cannot read %s: %s", path, strerror(-r));
+	root = load_conf(path);
+	if (!root)
 		return 1;
-	}
-	if (strlen(text) != len) {
-		damo_err("%s: not a text file (NUL bytes)", path);
-		free(text);
-		return 1;
-	}
-	root = conf_parse(text, err, sizeof(err));
-	free(text);
-	if (!root) {
-		damo_err("%s:%s", path, err + 5);	/* "line N: ..." */
-		return 1;
-	}
-	if (conf_validate(root, err, sizeof(err))) {
-		damo_err("%s:%s", path, err + 5);
-		goto out;
-	}
-	if (cfs_check())
-		goto out;
-	for (i = 0; i < root->nr_children; i++) {
-		char *p = xasprintf("%s/contexts/%s", cfs_root(),
-				    root->children[i]->name);
-
-		r = stat(p, &st);
-		free(p);
-		if (!r) {
-			damo_err("%s:%d: context %s exists already; nothing changed (`damo clear` removes the whole tree)",
-				 path, root->children[i]->line,
-				 root->children[i]->name);
-			goto out;
-		}
-	}
-	if (resolve_targets(path, root, &pids, &nr_pids, wait_s))
-		goto out;
-
-	for (i = 0; i < root->nr_children; i++)
-		if (apply_node(&ap, root->children[i], cfs_root(), pids, &pidx))
-			goto fail;
-	for (i = 0; i < root->nr_children; i++) {
-		const struct conf_node *cn = root->children[i];
-		const char *state = conf_get(cn, "state");
-
-		if (!state || strcmp(state, "on"))
-			continue;
-		ctxdir = xasprintf("%s/contexts/%s", cfs_root(), cn->name);
-		if (do_write(&ap, ctxdir, "state", "on",
-			     conf_get_attr(cn, "state")->line)) {
-			free(ctxdir);
-			goto fail;
-		}
-		ap.turned_on = xrealloc(ap.turned_on,
-					(ap.nr_on + 1) * sizeof(*ap.turned_on));
-		ap.turned_on[ap.nr_on++] = ctxdir;
-	}
-	ret = 0;
-	goto out;
-fail:
-	rollback(&ap);
-out:
+	r = cfs_check() || check_new_contexts(path, root) ||
+		resolve_targets(path, root, &pids, wait_s) ||
+		apply_tree(&ap, root, pids);
 	applier_free(&ap);
 	free(pids);
 	conf_free(root);
-	return ret;
+	return r ? 1 : 0;
 }

@@ -4,7 +4,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,7 @@ static int read_value(const char *dir, const char *name, char *buf,
 static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 {
 	const char *const *a;
-	char buf[4096];
+	char buf[CFS_ATTR_MAX];
 
 	for (a = conf_kind_attrs(n->kind); *a; a++) {
 		if (n->kind == CK_TARGET && strcmp(*a, "pid"))
@@ -99,7 +98,7 @@ static int fill_target(struct conf_node *n, const char *dir, bool by_command)
 		return -1;
 	pid = conf_get(n, "pid");
 	if (by_command && pid) {
-		cmd = proc_cmdline("/proc", pid);
+		cmd = proc_cmdline(DAMO_PROC, pid);
 		if (cmd && *cmd) {
 			/* a target's only attribute is its pid */
 			free(n->attrs[0].key);
@@ -162,81 +161,76 @@ DAMO_DEFAULT_CONF "; '-' for standard output).  The file is replaced\n"
 "      --by-command     save targets as their command lines (\"command ...\")\n"
 "                       instead of pids, for restoring after a reboot\n";
 
+/* The configfs tree as the file's text; NULL if it cannot be read. */
+static char *tree_text(bool by_command)
+{
+	struct conf_node *root = conf_new(CK_ROOT, NULL, 0);
+	char *dir = xstrdup(cfs_root()), *text = NULL;
+
+	if (!save_children(root, dir, CK_CONTEXT, fill_context, by_command))
+		text = conf_to_string(root);
+	free(dir);
+	conf_free(root);
+	return text;
+}
+
+/* text into path through a temporary file: the old or the new, never half. */
+static int write_atomically(const char *path, const char *text)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	char *pdir = xstrdup(path);
+	FILE *f;
+	int r;
+
+	/* make /etc/damon on first use */
+	if (mkdir(dirname(pdir), DAMO_DIR_MODE) && errno != EEXIST)
+		damo_err("making %s: %s", pdir, strerror(errno));
+	free(pdir);
+	f = fopen(tmp, "w");
+	r = f ? 0 : -errno;
+	if (f) {
+		fputs(text, f);
+		if (fflush(f) || fsync(fileno(f)))
+			r = -errno;
+		if (fclose(f) && !r)
+			r = -errno;
+	}
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r) {
+		damo_err("writing %s: %s", path, strerror(-r));
+		unlink(tmp);
+	}
+	free(tmp);
+	return r;
+}
+
 int cmd_save(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "by-command", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *path = DAMO_DEFAULT_CONF;
-	struct conf_node *root;
 	bool by_command = false;
-	char *dir, *text;
-	int c, r;
+	const struct damo_opt opts[] = {
+		OPT_SET(0, "by-command", &by_command),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	char *text;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			by_command = true;
-			break;
-		case 'h':
-			fputs(save_usage, stdout);
-			return 0;
-		default:
-			fputs(save_usage, stderr);
-			return 1;
-		}
-	}
-	if (optind + 1 < argc) {
-		damo_err("save: too many arguments");
+	r = opts_parse(argc, argv, opts, save_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (opts_operand(argc, argv, "save", &path) || cfs_check())
 		return 1;
-	}
-	if (optind < argc)
-		path = argv[optind];
-	if (cfs_check())
+	text = tree_text(by_command);
+	if (!text)
 		return 1;
-	root = conf_new(CK_ROOT, NULL, 0);
-	dir = xstrdup(cfs_root());
-	r = save_children(root, dir, CK_CONTEXT, fill_context, by_command);
-	free(dir);
-	if (r) {
-		conf_free(root);
-		return 1;
-	}
-	text = conf_to_string(root);
-	conf_free(root);
 	if (!strcmp(path, "-")) {
 		fputs(text, stdout);
-		free(text);
-		return fflush(stdout) ? 1 : 0;
+		r = fflush(stdout) ? -EIO : 0;
 	} else {
-		char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-		char *pdir = xstrdup(path);
-		FILE *f;
-
-		/* make /etc/damon on first use */
-		if (mkdir(dirname(pdir), 0755) && errno != EEXIST) {
-			damo_err("making %s: %s", pdir, strerror(errno));
-		}
-		free(pdir);
-		f = fopen(tmp, "w");
-		r = f ? 0 : -errno;
-		if (f) {
-			fputs(text, f);
-			if (fflush(f) || fsync(fileno(f)))
-				r = -errno;
-			if (fclose(f) && !r)
-				r = -errno;
-		}
-		if (!r && rename(tmp, path))
-			r = -errno;
-		if (r) {
-			damo_err("writing %s: %s", path, strerror(-r));
-			unlink(tmp);
-		}
-		free(tmp);
-		free(text);
-		return r ? 1 : 0;
+		r = write_atomically(path, text);
 	}
+	free(text);
+	return r ? 1 : 0;
 }
