@@ -20,7 +20,9 @@
  * with '#' are comments.  Documentation/admin-guide.md describes it.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,11 +224,11 @@ bool conf_valid_name(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || n > 255 || s[0] == '.')
+	if (!n || n > NAME_MAX || s[0] == '.')
 		return false;
 	for (; *s; s++)
 		if (*s == '/' || *s == '{' || *s == '}' || *s == '#' ||
-		    (unsigned char)*s <= ' ' || *s == 0x7f)
+		    *s == ' ' || iscntrl((unsigned char)*s))
 			return false;
 	return true;
 }
@@ -245,130 +247,184 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Blocks nest this deep at the most (the file's own go three deep). */
 #define MAX_DEPTH 8
+
+struct parser {
+	struct conf_node *stack[MAX_DEPTH];	/* the open blocks */
+	int depth;
+	int lineno;
+	char *err;
+	size_t errlen;
+};
+
+/* "}": the innermost block ends. */
+static int parse_close(struct parser *p)
+{
+	if (!p->depth) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'}' without an open block");
+		return -1;
+	}
+	p->depth--;
+	return 0;
+}
+
+/* A block's kind and name may stand where they do, and only once. */
+static int check_block(struct parser *p, const struct conf_node *n,
+		       const char *key, enum conf_kind k, const char *name)
+{
+	const struct conf_node *c;
+	size_t i;
+
+	if (!child_allowed(n->kind, k)) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' cannot be inside %s%s", key,
+			    n->kind == CK_ROOT ? "the top level" :
+			    kinds[n->kind].keyword,
+			    n->kind == CK_ROOT ? "" : " block");
+		return -1;
+	}
+	if (kinds[k].named && !conf_valid_name(name)) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' is not a valid %s name (no spaces, '/', braces or '#'; not starting with '.')",
+			    name, key);
+		return -1;
+	}
+	if (!kinds[k].named && *name) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' takes no name", key);
+		return -1;
+	}
+	for (i = 0; i < n->nr_children; i++) {
+		c = n->children[i];
+		if (c->kind == k && (!kinds[k].named || !strcmp(c->name, name))) {
+			conf_seterr(p->err, p->errlen, p->lineno,
+				    "%s%s%s is already defined on line %d",
+				    key, *name ? " " : "", name, c->line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "KIND [NAME] {": a block opens inside the current one. */
+static int parse_open(struct parser *p, const char *key, enum conf_kind k,
+		      char *rest)
+{
+	struct conf_node *n = p->stack[p->depth];
+	size_t rl = strlen(rest);
+	char *name;
+
+	if (!rl || rest[rl - 1] != '{') {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' must open a block: '%s%s{'", key, key,
+			    kinds[k].named ? " NAME " : " ");
+		return -1;
+	}
+	rest[rl - 1] = '\0';
+	name = trim(rest);
+	if (check_block(p, n, key, k, name))
+		return -1;
+	if (p->depth + 1 >= MAX_DEPTH) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "blocks nested too deep");
+		return -1;
+	}
+	p->stack[++p->depth] = conf_add_child(n, k,
+					      kinds[k].named ? name : NULL,
+					      p->lineno);
+	return 0;
+}
+
+/* "KEY VALUE": an attribute of the current block. */
+static int parse_attr(struct parser *p, const char *key, const char *value)
+{
+	struct conf_node *n = p->stack[p->depth];
+	const struct conf_attr *a;
+
+	if (n->kind == CK_ROOT) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' outside of any block (expected 'context NAME {')",
+			    key);
+		return -1;
+	}
+	if (!is_attr_of(n->kind, key)) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "unknown key '%s' in a %s block", key,
+			    kinds[n->kind].keyword);
+		return -1;
+	}
+	a = conf_get_attr(n, key);
+	if (a) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' is already set on line %d", key, a->line);
+		return -1;
+	}
+	conf_set(n, key, value, p->lineno);
+	return 0;
+}
+
+/* One line, trimmed, neither empty nor a comment. */
+static int parse_line(struct parser *p, char *line)
+{
+	char *key = line, *rest;
+	int k;
+
+	if (!strcmp(line, "}"))
+		return parse_close(p);
+	rest = line + strcspn(line, " \t");
+	if (*rest)
+		*rest++ = '\0';
+	rest = trim(rest);
+	/* a filter's "target" is a key, not a block */
+	k = is_attr_of(p->stack[p->depth]->kind, key) ? -1 :
+		kind_of_keyword(key);
+	if (k >= 0)
+		return parse_open(p, key, k, rest);
+	return parse_attr(p, key, rest);
+}
+
+/* At the end, no block may be open. */
+static int check_closed(struct parser *p)
+{
+	const struct conf_node *n = p->stack[p->depth];
+
+	if (!p->depth)
+		return 0;
+	conf_seterr(p->err, p->errlen, n->line, "block '%s%s%s' is not closed",
+		    kinds[n->kind].keyword, n->name ? " " : "",
+		    n->name ? n->name : "");
+	return -1;
+}
 
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen)
 {
-	struct conf_node *stack[MAX_DEPTH], *root, *n;
-	char *copy = xstrdup(text), *line, *next, *key, *rest;
-	int depth = 0, lineno = 0, k;
-	size_t i;
+	struct parser p = { .err = err, .errlen = errlen };
+	struct conf_node *root = conf_new(CK_ROOT, NULL, 0);
+	char *copy = xstrdup(text), *line, *next;
+	int r = 0;
 
-	root = conf_new(CK_ROOT, NULL, 0);
-	stack[0] = root;
-	for (line = copy; line; line = next) {
+	p.stack[0] = root;
+	for (line = copy; line && !r; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		lineno++;
+		p.lineno++;
 		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
-		n = stack[depth];
-		if (!strcmp(line, "}")) {
-			if (!depth) {
-				conf_seterr(err, errlen, lineno, "'}' without an open block");
-				goto fail;
-			}
-			depth--;
-			continue;
-		}
-		key = line;
-		rest = line + strcspn(line, " \t");
-		if (*rest)
-			*rest++ = '\0';
-		rest = trim(rest);
-		/* a filter's "target" is a key, not a block */
-		k = is_attr_of(n->kind, key) ? -1 : kind_of_keyword(key);
-		if (k >= 0) {
-			size_t rl = strlen(rest);
-			char *name;
-
-			if (!rl || rest[rl - 1] != '{') {
-				conf_seterr(err, errlen, lineno,
-				       "'%s' must open a block: '%s%s{'", key,
-				       key, kinds[k].named ? " NAME " : " ");
-				goto fail;
-			}
-			rest[rl - 1] = '\0';
-			name = trim(rest);
-			if (!child_allowed(n->kind, k)) {
-				conf_seterr(err, errlen, lineno,
-				       "'%s' cannot be inside %s%s", key,
-				       n->kind == CK_ROOT ? "the top level" :
-				       kinds[n->kind].keyword,
-				       n->kind == CK_ROOT ? "" : " block");
-				goto fail;
-			}
-			if (kinds[k].named && !conf_valid_name(name)) {
-				conf_seterr(err, errlen, lineno,
-				       "'%s' is not a valid %s name (no spaces, '/', braces or '#'; not starting with '.')",
-				       name, key);
-				goto fail;
-			}
-			if (!kinds[k].named && *name) {
-				conf_seterr(err, errlen, lineno,
-				       "'%s' takes no name", key);
-				goto fail;
-			}
-			for (i = 0; i < n->nr_children; i++) {
-				struct conf_node *c = n->children[i];
-
-				if (c->kind == (enum conf_kind)k &&
-				    (!kinds[k].named || !strcmp(c->name, name))) {
-					conf_seterr(err, errlen, lineno,
-					       "%s%s%s is already defined on line %d",
-					       key, *name ? " " : "", name,
-					       c->line);
-					goto fail;
-				}
-			}
-			if (depth + 1 >= MAX_DEPTH) {
-				conf_seterr(err, errlen, lineno, "blocks nested too deep");
-				goto fail;
-			}
-			stack[++depth] = conf_add_child(n, k,
-							kinds[k].named ? name : NULL,
-							lineno);
-			continue;
-		}
-		if (n->kind == CK_ROOT) {
-			conf_seterr(err, errlen, lineno,
-			       "'%s' outside of any block (expected 'context NAME {')",
-			       key);
-			goto fail;
-		}
-		if (!is_attr_of(n->kind, key)) {
-			conf_seterr(err, errlen, lineno,
-			       "unknown key '%s' in a %s block", key,
-			       kinds[n->kind].keyword);
-			goto fail;
-		}
-		if (conf_get_attr(n, key)) {
-			conf_seterr(err, errlen, lineno,
-			       "'%s' is already set on line %d", key,
-			       conf_get_attr(n, key)->line);
-			goto fail;
-		}
-		conf_set(n, key, rest, lineno);
+		if (*line && *line != '#')
+			r = parse_line(&p, line);
 	}
-	if (depth) {
-		conf_seterr(err, errlen, stack[depth]->line,
-		       "block '%s%s%s' is not closed",
-		       kinds[stack[depth]->kind].keyword,
-		       stack[depth]->name ? " " : "",
-		       stack[depth]->name ? stack[depth]->name : "");
-		goto fail;
-	}
+	if (!r)
+		r = check_closed(&p);
 	free(copy);
+	if (r) {
+		conf_free(root);
+		return NULL;
+	}
 	return root;
-fail:
-	free(copy);
-	conf_free(root);
-	return NULL;
 }
 
-/* ------------------------------------------------------------ validation */
 /* ------------------------------------------------------------ printing */
 
 static void indent(FILE *f, int depth)

@@ -505,6 +505,8 @@ static int test_conf_parse_errors(void)
 		{ "context a/b {\n}\n", "line 1: 'a/b' is not a valid context name" },
 		{ "context .x {\n}\n", "line 1: '.x' is not a valid context name" },
 		{ "context a b {\n}\n", "line 1: 'a b' is not a valid context name" },
+		{ "context a\x7f {\n}\n", "line 1: 'a\x7f' is not a valid context name" },
+		{ "context a\x01b {\n}\n", "line 1: 'a\x01b' is not a valid context name" },
 		{ "context a {\n}\ncontext a {\n}\n", "line 3: context a is already defined on line 1" },
 		{ "context a {\n\tsample_us 1\n\tsample_us 2\n}\n", "line 3: 'sample_us' is already set on line 2" },
 		{ "context a {\n\tscheme s {\n\t\tquotas q {\n\t\t}\n\t}\n}\n", "line 3: 'quotas' takes no name" },
