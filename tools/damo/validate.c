@@ -293,9 +293,11 @@ static int check_regions(const struct conf_node *t, char *err, size_t len)
 	return ret;
 }
 
-static int check_target(const struct conf_node *t, const char *ops,
+static int check_target(const struct conf_node *c, const struct conf_node *t,
 			char *err, size_t len)
 {
+	const char *ops = conf_get(c, "operations");
+
 	if (!conf_get(t, "pid") && !conf_get(t, "command") &&
 	    !conf_get(t, "unit")) {
 		conf_seterr(err, len, t->line,
@@ -371,45 +373,43 @@ static int check_filter(const struct conf_node *c, const struct conf_node *f,
 	return 0;
 }
 
+typedef int (*check_fn)(const struct conf_node *c,
+			const struct conf_node *child, char *err, size_t len);
+
+/* check() on each child of kind k of parent, in context c; the first -1. */
+static int check_each(const struct conf_node *c,
+		      const struct conf_node *parent, enum conf_kind k,
+		      check_fn check, char *err, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < parent->nr_children; i++)
+		if (parent->children[i]->kind == k &&
+		    check(c, parent->children[i], err, len))
+			return -1;
+	return 0;
+}
+
 static int check_scheme(const struct conf_node *c, const struct conf_node *s,
 			char *err, size_t len)
 {
-	size_t j;
-
 	if (check_pattern(s, err, len) || check_wmarks(s, err, len))
 		return -1;
-	for (j = 0; j < s->nr_children; j++)
-		if (s->children[j]->kind == CK_FILTER &&
-		    check_filter(c, s->children[j], err, len))
-			return -1;
-	return 0;
+	return check_each(c, s, CK_FILTER, check_filter, err, len);
 }
 
 /* What the kernel checks at "on": only for contexts that are to be on. */
 static int check_relations(const struct conf_node *c, char *err, size_t len)
 {
-	const char *ops = conf_get(c, "operations");
-	size_t i, nr_targets = 0;
-
-	if (check_intervals(c, err, len))
+	if (check_intervals(c, err, len) ||
+	    check_each(c, c, CK_TARGET, check_target, err, len))
 		return -1;
-	for (i = 0; i < c->nr_children; i++) {
-		if (c->children[i]->kind != CK_TARGET)
-			continue;
-		nr_targets++;
-		if (check_target(c->children[i], ops, err, len))
-			return -1;
-	}
-	if (!nr_targets) {
+	if (!find_child(c, CK_TARGET, NULL)) {
 		conf_seterr(err, len, line_of(c, "state"),
 			    "context %s: needs a target to be on", c->name);
 		return -1;
 	}
-	for (i = 0; i < c->nr_children; i++)
-		if (c->children[i]->kind == CK_SCHEME &&
-		    check_scheme(c, c->children[i], err, len))
-			return -1;
-	return 0;
+	return check_each(c, c, CK_SCHEME, check_scheme, err, len);
 }
 
 static int validate_node(const struct conf_node *n, char *err, size_t len)
