@@ -36,6 +36,79 @@ static int guide_cmp(const void *a, const void *b)
 	return x > y ? -1 : x < y;	/* largest first */
 }
 
+/* Sort and merge the ranges that overlap or touch. */
+static void merge_ranges(struct guide *g)
+{
+	uint64_t (*r)[2] = g->ranges;
+	size_t n = 0, k;
+
+	qsort(r, g->nr_ranges, sizeof(*r), range_cmp);
+	for (k = 0; k < g->nr_ranges; k++) {
+		if (n && r[k][0] <= r[n - 1][1]) {
+			if (r[k][1] > r[n - 1][1])
+				r[n - 1][1] = r[k][1];
+			continue;
+		}
+		r[n][0] = r[k][0];
+		r[n][1] = r[k][1];
+		n++;
+	}
+	g->nr_ranges = n;
+}
+
+/* Ranges are merged when there are this many, to bound memory. */
+#define GUIDE_MERGE_AT		4096
+
+/* pid's guide, a new one if there is none yet. */
+static struct guide *guide_for(struct guide **gp, size_t *nr, uint64_t pid,
+			       int64_t time)
+{
+	struct guide *g;
+	size_t k;
+
+	for (k = 0; k < *nr; k++)
+		if ((*gp)[k].pid == pid)
+			return &(*gp)[k];
+	*gp = xrealloc(*gp, (*nr + 1) * sizeof(**gp));
+	g = &(*gp)[(*nr)++];
+	memset(g, 0, sizeof(*g));
+	g->pid = pid;
+	g->start_time = time;
+	return g;
+}
+
+/* The task's regions that are not empty join g's ranges. */
+static void guide_add(struct guide *g, const struct rec_task *t)
+{
+	size_t cap = g->nr_ranges + t->nr_regions;
+	uint32_t ri;
+
+	g->ranges = xrealloc(g->ranges, (cap ? cap : 1) * sizeof(*g->ranges));
+	for (ri = 0; ri < t->nr_regions; ri++) {
+		if (t->regions[ri].start == t->regions[ri].end)
+			continue;
+		g->ranges[g->nr_ranges][0] = t->regions[ri].start;
+		g->ranges[g->nr_ranges][1] = t->regions[ri].end;
+		g->nr_ranges++;
+	}
+	if (g->nr_ranges > GUIDE_MERGE_AT)
+		merge_ranges(g);
+}
+
+/* Largest space first; stable: equal spaces keep their order. */
+static void sort_guides(struct guide *g, size_t nr)
+{
+	struct guide tmp;
+	size_t i, k;
+
+	for (i = 1; i < nr; i++) {
+		tmp = g[i];
+		for (k = i; k > 0 && guide_cmp(&g[k - 1], &tmp) > 0; k--)
+			g[k] = g[k - 1];
+		g[k] = tmp;
+	}
+}
+
 /*
  * Per pid: the time span of its snapshots and the address ranges that were
  * monitored in any of them (every region of every snapshot, merged where
@@ -44,86 +117,22 @@ static int guide_cmp(const void *a, const void *b)
  */
 int guides_of(const struct record *rec, struct guide **guidesp, size_t *nrp)
 {
-	struct guide *g = NULL;
-	size_t nr = 0, i, k, cap;
-	uint32_t ti, ri;
+	const struct rec_snapshot *s;
+	struct guide *g = NULL, *cur;
+	size_t nr = 0, i;
+	uint32_t ti;
 
 	for (i = 0; i < rec->nr_snapshots; i++) {
-		const struct rec_snapshot *s = &rec->snapshots[i];
-
+		s = &rec->snapshots[i];
 		for (ti = 0; ti < s->nr_tasks; ti++) {
-			const struct rec_task *t = &s->tasks[ti];
-			struct guide *cur = NULL;
-
-			for (k = 0; k < nr; k++)
-				if (g[k].pid == t->pid)
-					cur = &g[k];
-			if (!cur) {
-				g = xrealloc(g, (nr + 1) * sizeof(*g));
-				cur = &g[nr++];
-				memset(cur, 0, sizeof(*cur));
-				cur->pid = t->pid;
-				cur->start_time = s->time_ns;
-			}
+			cur = guide_for(&g, &nr, s->tasks[ti].pid, s->time_ns);
 			cur->end_time = s->time_ns;
-			cap = cur->nr_ranges + t->nr_regions;
-			cur->ranges = xrealloc(cur->ranges,
-					       (cap ? cap : 1) * sizeof(*cur->ranges));
-			for (ri = 0; ri < t->nr_regions; ri++) {
-				if (t->regions[ri].start == t->regions[ri].end)
-					continue;
-				cur->ranges[cur->nr_ranges][0] = t->regions[ri].start;
-				cur->ranges[cur->nr_ranges][1] = t->regions[ri].end;
-				cur->nr_ranges++;
-			}
-			/* merge now and then to bound memory */
-			if (cur->nr_ranges > 4096) {
-				size_t n = 0;
-
-				qsort(cur->ranges, cur->nr_ranges,
-				      sizeof(*cur->ranges), range_cmp);
-				for (k = 0; k < cur->nr_ranges; k++) {
-					if (n && cur->ranges[k][0] <= cur->ranges[n - 1][1]) {
-						if (cur->ranges[k][1] > cur->ranges[n - 1][1])
-							cur->ranges[n - 1][1] = cur->ranges[k][1];
-						continue;
-					}
-					cur->ranges[n][0] = cur->ranges[k][0];
-					cur->ranges[n][1] = cur->ranges[k][1];
-					n++;
-				}
-				cur->nr_ranges = n;
-			}
+			guide_add(cur, &s->tasks[ti]);
 		}
 	}
-	for (i = 0; i < nr; i++) {
-		struct guide *cur = &g[i];
-		size_t n = 0;
-
-		qsort(cur->ranges, cur->nr_ranges, sizeof(*cur->ranges),
-		      range_cmp);
-		for (k = 0; k < cur->nr_ranges; k++) {
-			if (n && cur->ranges[k][0] <= cur->ranges[n - 1][1]) {
-				if (cur->ranges[k][1] > cur->ranges[n - 1][1])
-					cur->ranges[n - 1][1] = cur->ranges[k][1];
-				continue;
-			}
-			cur->ranges[n][0] = cur->ranges[k][0];
-			cur->ranges[n][1] = cur->ranges[k][1];
-			n++;
-		}
-		cur->nr_ranges = n;
-	}
-	if (nr > 1) {
-		/* stable: equal spaces keep their order of appearance */
-		for (i = 1; i < nr; i++) {
-			struct guide tmp = g[i];
-
-			for (k = i; k > 0 && guide_cmp(&g[k - 1], &tmp) > 0; k--)
-				g[k] = g[k - 1];
-			g[k] = tmp;
-		}
-	}
+	for (i = 0; i < nr; i++)
+		merge_ranges(&g[i]);
+	sort_guides(g, nr);
 	*guidesp = g;
 	*nrp = nr;
 	return 0;
@@ -191,23 +200,9 @@ static int heats_defaults(const struct record *rec, struct heats_args *a)
 	return 0;
 }
 
-/*
- * The heat of a (time, address) cell: the mean access count per
- * aggregation over the cell, weighted by time and space.  A snapshot
- * covers the time since the previous snapshot of the record; the first
- * covers nothing.  Cells nothing covered are 0.
- */
-int heats_compute(const struct record *rec, struct heats_args *a,
-		  struct heats *h)
+/* The grid's geometry from the arguments, and its cells. */
+static int heats_setup(const struct heats_args *a, struct heats *h)
 {
-	int64_t prev = 0, t0, t1, tmax;
-	uint64_t amax;
-	size_t i, cells;
-	int err;
-
-	err = heats_defaults(rec, a);
-	if (err)
-		return err;
 	if (a->tres <= 0 || a->ares <= 0) {
 		damo_err("--tres and --ares must be positive");
 		return -EINVAL;
@@ -233,69 +228,95 @@ int heats_compute(const struct record *rec, struct heats_args *a,
 			 (unsigned long long)(a->amax - a->amin), a->ares);
 		return -EINVAL;
 	}
-	/* Compensate the range so that it fits the resolution. */
+	h->heat = xcalloc((size_t)h->tres * h->ares, sizeof(double));
+	return 0;
+}
+
+/* A part of the grid: times [t0, t1), addresses [s0, s1). */
+struct span {
+	int64_t t0, t1;
+	uint64_t s0, s1;
+};
+
+/* The region's accesses over sp, shared out to the cells by overlap. */
+static void add_span(struct heats *h, const struct span *sp,
+		     uint32_t nr_accesses)
+{
+	int64_t tb, tb1 = (sp->t1 - 1 - h->tmin) / h->tunit;
+	uint64_t ab, ab1 = (sp->s1 - 1 - h->amin) / h->aunit;
+	int64_t c0, c1;
+	uint64_t d0, d1;
+	double dt, da;
+
+	for (tb = (sp->t0 - h->tmin) / h->tunit; tb <= tb1; tb++) {
+		c0 = h->tmin + tb * h->tunit;
+		c1 = c0 + h->tunit;
+		dt = (double)((sp->t1 < c1 ? sp->t1 : c1) -
+			      (sp->t0 > c0 ? sp->t0 : c0));
+		for (ab = (sp->s0 - h->amin) / h->aunit; ab <= ab1; ab++) {
+			d0 = h->amin + ab * h->aunit;
+			d1 = d0 + h->aunit;
+			da = (double)((sp->s1 < d1 ? sp->s1 : d1) -
+				      (sp->s0 > d0 ? sp->s0 : d0));
+			h->heat[tb * h->ares + ab] += nr_accesses * dt * da;
+		}
+	}
+}
+
+/* The regions of h's pid in a snapshot that covers [t0, t1), clipped. */
+static void add_snapshot(struct heats *h, const struct rec_snapshot *s,
+			 int64_t t0, int64_t t1)
+{
+	uint64_t amax = h->amin + h->aunit * h->ares;
+	const struct rec_region *r;
+	struct span sp = { t0, t1, 0, 0 };
+	uint32_t ti, ri;
+
+	for (ti = 0; ti < s->nr_tasks; ti++) {
+		if (s->tasks[ti].pid != h->pid)
+			continue;
+		for (ri = 0; ri < s->tasks[ti].nr_regions; ri++) {
+			r = &s->tasks[ti].regions[ri];
+			sp.s0 = r->start < h->amin ? h->amin : r->start;
+			sp.s1 = r->end > amax ? amax : r->end;
+			if (r->nr_accesses && sp.s0 < sp.s1)
+				add_span(h, &sp, r->nr_accesses);
+		}
+	}
+}
+
+/*
+ * The heat of a (time, address) cell: the mean access count per
+ * aggregation over the cell, weighted by time and space.  A snapshot
+ * covers the time since the previous snapshot of the record; the first
+ * covers nothing.  Cells nothing covered are 0.
+ */
+int heats_compute(const struct record *rec, struct heats_args *a,
+		  struct heats *h)
+{
+	int64_t prev = 0, t0, t1, tmax;
+	size_t i, cells;
+	int err;
+
+	err = heats_defaults(rec, a);
+	if (!err)
+		err = heats_setup(a, h);
+	if (err)
+		return err;
+	/* the range shrinks to whole cells */
 	tmax = h->tmin + h->tunit * h->tres;
-	amax = h->amin + h->aunit * h->ares;
-	cells = (size_t)h->tres * h->ares;
-	h->heat = xcalloc(cells, sizeof(double));
-
 	for (i = 0; i < rec->nr_snapshots; i++) {
-		const struct rec_snapshot *s = &rec->snapshots[i];
-		uint32_t ti, ri;
-
-		t0 = i ? prev : s->time_ns;
-		t1 = s->time_ns;
-		prev = s->time_ns;
+		t1 = rec->snapshots[i].time_ns;
+		t0 = i ? prev : t1;
+		prev = t1;
 		if (t0 < h->tmin)
 			t0 = h->tmin;
 		if (t1 > tmax)
 			t1 = tmax;
-		if (t0 >= t1)
-			continue;
-		for (ti = 0; ti < s->nr_tasks; ti++) {
-			const struct rec_task *t = &s->tasks[ti];
-
-			if (t->pid != h->pid)
-				continue;
-			for (ri = 0; ri < t->nr_regions; ri++) {
-				const struct rec_region *r = &t->regions[ri];
-				uint64_t s0 = r->start, s1 = r->end;
-				int64_t tb, tb0, tb1;
-				uint64_t ab, ab0, ab1;
-
-				if (!r->nr_accesses)
-					continue;
-				if (s0 < h->amin)
-					s0 = h->amin;
-				if (s1 > amax)
-					s1 = amax;
-				if (s0 >= s1)
-					continue;
-				tb0 = (t0 - h->tmin) / h->tunit;
-				tb1 = (t1 - 1 - h->tmin) / h->tunit;
-				ab0 = (s0 - h->amin) / h->aunit;
-				ab1 = (s1 - 1 - h->amin) / h->aunit;
-				for (tb = tb0; tb <= tb1; tb++) {
-					int64_t c0 = h->tmin + tb * h->tunit;
-					int64_t c1 = c0 + h->tunit;
-					double dt;
-
-					dt = (double)((t1 < c1 ? t1 : c1) -
-						      (t0 > c0 ? t0 : c0));
-					for (ab = ab0; ab <= ab1; ab++) {
-						uint64_t d0 = h->amin + ab * h->aunit;
-						uint64_t d1 = d0 + h->aunit;
-						double da;
-
-						da = (double)((s1 < d1 ? s1 : d1) -
-							      (s0 > d0 ? s0 : d0));
-						h->heat[tb * h->ares + ab] +=
-							r->nr_accesses * dt * da;
-					}
-				}
-			}
-		}
+		if (t0 < t1)
+			add_snapshot(h, &rec->snapshots[i], t0, t1);
 	}
+	cells = (size_t)h->tres * h->ares;
 	for (i = 0; i < cells; i++) {
 		h->heat[i] /= (double)h->tunit * (double)h->aunit;
 		if (h->heat[i] > h->max_heat)
