@@ -9,6 +9,8 @@
  * report.c    damo report raw|heats|wss|nr_regions|heatmap
  * heats.c     the guide and the heats grid of a record
  * heatmap.c   heatmap rendering: PNG (cairo) and terminal
+ * plot.c      the wss/nr_regions plot (PNG)
+ * canvas.c    what both PNGs draw alike (canvas.h)
  * conf.c      the save/restore file: the tree, parse, print
  * validate.c  the save/restore file: values and relations
  * save.c      damo save: configfs to a file
@@ -237,7 +239,7 @@ int heats_compute(const struct record *rec, struct heats_args *args,
 		  struct heats *h);
 void heats_free(struct heats *h);
 
-/* ------------------------------------------------------------ heatmap.c */
+/* ------------------------------------------------------------ heatmap.c, plot.c */
 
 int heatmap_png(const struct heats *h, const char *path, const char *title);
 
