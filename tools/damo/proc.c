@@ -32,7 +32,11 @@ char *proc_cmdline(const char *proc_root, const char *pid)
 	return buf;
 }
 
-/* Field 22 of /proc/PID/stat: when the process started, in ticks. */
+/* proc(5): /proc/PID/stat's field 2 is (comm), 22 the start time. */
+#define STAT_COMM_FIELD		2
+#define STAT_STARTTIME_FIELD	22
+
+/* When the process started, in ticks since boot. */
 static unsigned long long proc_starttime(const char *proc_root,
 					 const char *pid)
 {
@@ -47,7 +51,9 @@ static unsigned long long proc_starttime(const char *proc_root,
 	}
 	free(p);
 	s = strrchr(buf, ')');
-	for (field = 2; s && field < 22; field++) {
+	/* comm may hold spaces and parentheses: count from its end */
+	for (field = STAT_COMM_FIELD; s && field < STAT_STARTTIME_FIELD;
+	     field++) {
 		s = strchr(s + 1, ' ');
 		if (s)
 			while (s[1] == ' ')
