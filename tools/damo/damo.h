@@ -72,6 +72,9 @@ int cfs_check(void);
 int read_attr(const char *path, char *buf, size_t size);
 /* One write(2) of value; -errno. */
 int write_attr(const char *path, const char *value);
+/* read_attr() and write_attr() of dir/name, saying what failed. */
+int get_attr(const char *dir, const char *name, char *buf, size_t size);
+int set_attr(const char *dir, const char *name, const char *value);
 /* Read a whole file; -errno.  *buf is NUL-terminated. */
 int read_whole(const char *path, char **buf, size_t *len);
 /* Names of the subdirectories of dir (no dot entries); -errno. */

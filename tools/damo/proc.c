@@ -5,7 +5,6 @@
  * save --by-command to turn a pid into its command line.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,30 +75,27 @@ static int resolve(const char *proc_root,
 {
 	unsigned long long best_start = 0, st;
 	long best = 0, pid, self = getpid();
-	int nr = 0;
-	struct dirent *de;
-	DIR *d;
+	size_t nr_names, i;
+	char **names, *end;
+	int nr = 0, r;
 
-	d = opendir(proc_root);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char *end;
-
-		pid = strtol(de->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == self)
-			continue;
-		if (!match(proc_root, de->d_name, arg))
+	r = list_dirs(proc_root, &names, &nr_names);
+	if (r)
+		return r;
+	for (i = 0; i < nr_names; i++) {
+		pid = strtol(names[i], &end, 10);
+		if (*end || pid <= 0 || pid == self ||
+		    !match(proc_root, names[i], arg))
 			continue;
 		nr++;
-		st = oldest ? proc_starttime(proc_root, de->d_name) : 0;
+		st = oldest ? proc_starttime(proc_root, names[i]) : 0;
 		if (nr == 1 || st < best_start ||
 		    (st == best_start && pid < best)) {
 			best = pid;
 			best_start = st;
 		}
 	}
-	closedir(d);
+	free_names(names, nr_names);
 	if (!nr)
 		return -ESRCH;
 	if (nr > 1 && !oldest)

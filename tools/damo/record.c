@@ -97,29 +97,6 @@ static void sleep_us(uint64_t us)
 	nanosleep(&ts, NULL);	/* a signal cuts it short: fine */
 }
 
-static int set_attr(const char *dir, const char *name, const char *value)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	int r = write_attr(p, value);
-
-	if (r)
-		damo_err("writing '%s' to %s: %s", value, p, strerror(-r));
-	free(p);
-	return r;
-}
-
-static int get_attr(const char *dir, const char *name, char *buf,
-		    size_t len)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	int r = read_attr(p, buf, len);
-
-	if (r)
-		damo_err("reading %s: %s", p, strerror(-r));
-	free(p);
-	return r;
-}
-
 static int get_u64(const char *dir, const char *name, uint64_t *v)
 {
 	char buf[ATTR_LEN];

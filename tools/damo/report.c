@@ -34,6 +34,23 @@ static bool extra_args(int argc, char **argv)
 	return true;
 }
 
+/*
+ * The options, then the record of --input; OPTS_GO_ON or the exit status.
+ * *input is read after the options, which may set it.
+ */
+static int parse_and_load(int argc, char **argv, const struct damo_opt *opts,
+			  const char *usage, bool in_order,
+			  const char *const *input, struct record *rec)
+{
+	int rc = opts_parse(argc, argv, opts, usage, in_order);
+
+	if (rc != OPTS_GO_ON)
+		return rc;
+	if (extra_args(argc, argv) || rec_load(*input, rec))
+		return 1;
+	return OPTS_GO_ON;
+}
+
 static void print_guides(FILE *out, const struct guide *g, size_t nr)
 {
 	size_t i, k;
@@ -603,11 +620,9 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 	int rc;
 
 	/* in order: --range takes the two arguments after its own */
-	rc = opts_parse(argc, argv, opts, dist_usage, true);
+	rc = parse_and_load(argc, argv, opts, dist_usage, true, &input, &rec);
 	if (rc != OPTS_GO_ON)
 		return rc;
-	if (extra_args(argc, argv) || rec_load(input, &rec))
-		return 1;
 	rc = print_dist(stdout, &rec, m, &d, &series, &nr_series);
 	rec_free(&rec);
 	if (!rc && plot)
@@ -644,11 +659,9 @@ static int report_raw(int argc, char **argv)
 	struct record rec;
 	int rc;
 
-	rc = opts_parse(argc, argv, opts, raw_usage, false);
+	rc = parse_and_load(argc, argv, opts, raw_usage, false, &input, &rec);
 	if (rc != OPTS_GO_ON)
 		return rc;
-	if (extra_args(argc, argv) || rec_load(input, &rec))
-		return 1;
 	print_raw(stdout, &rec);
 	rec_free(&rec);
 	return 0;

@@ -12,18 +12,6 @@
 
 #include "damo.h"
 
-static int read_value(const char *dir, const char *name, char *buf,
-		      size_t size)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	int r = read_attr(p, buf, size);
-
-	if (r)
-		damo_err("reading %s: %s", p, strerror(-r));
-	free(p);
-	return r;
-}
-
 static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 {
 	const char *const *a;
@@ -35,7 +23,7 @@ static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 		if (n->kind == CK_CONTEXT && !strcmp(*a, "state") &&
 		    !with_state)
 			continue;
-		if (read_value(dir, *a, buf, sizeof(buf)))
+		if (get_attr(dir, *a, buf, sizeof(buf)))
 			return -1;
 		if (n->kind == CK_TARGET && !strcmp(buf, "-1"))
 			continue;	/* no pid set */
@@ -145,7 +133,7 @@ static int fill_context(struct conf_node *n, const char *dir,
 	    save_children(n, dir, CK_TARGET, fill_target, by_command) ||
 	    save_children(n, dir, CK_SCHEME, fill_scheme, false))
 		return -1;
-	if (read_value(dir, "state", buf, sizeof(buf)))
+	if (get_attr(dir, "state", buf, sizeof(buf)))
 		return -1;
 	conf_set(n, "state", buf, 0);
 	return 0;

@@ -211,6 +211,29 @@ int write_attr(const char *path, const char *value)
 /* Room for this much first, then twice as much each time. */
 #define READ_FIRST_ALLOC	4096
 
+int set_attr(const char *dir, const char *name, const char *value)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int r = write_attr(p, value);
+
+	if (r)
+		damo_err("writing '%s' to %s: %s", value, p, strerror(-r));
+	free(p);
+	return r;
+}
+
+int get_attr(const char *dir, const char *name, char *buf,
+		    size_t len)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int r = read_attr(p, buf, len);
+
+	if (r)
+		damo_err("reading %s: %s", p, strerror(-r));
+	free(p);
+	return r;
+}
+
 int read_whole(const char *path, char **bufp, size_t *lenp)
 {
 	size_t len = 0, cap = READ_FIRST_ALLOC;
