@@ -127,6 +127,7 @@ struct num_rule {
 	uint64_t min, max;
 };
 
+/* One option of a command's table. */
 struct damo_opt {
 	const char *name;	/* --name */
 	int letter;		/* -letter; 0: none */
@@ -141,18 +142,31 @@ struct damo_opt {
 		    char **argv);
 };
 
+/*
+ * Table entries: l the letter (0: none), n the long name, v where the
+ * value goes, of the type the kind stores: OPT_TYPED() makes the compiler
+ * check that ("pointer type mismatch" otherwise).
+ */
+#define OPT_TYPED(v, type)	(1 ? (v) : (type *)NULL)
 #define OPT_END()		{ .kind = OPTK_END }
 #define OPT_HELP()		{ .name = "help", .letter = 'h', .kind = OPTK_HELP }
 #define OPT_SET(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_SET, \
-				  .value = v }
+				  .value = OPT_TYPED(v, bool) }
 #define OPT_CLEAR(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_CLEAR, \
-				  .value = v }
+				  .value = OPT_TYPED(v, bool) }
 #define OPT_STRING(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_STRING, \
-				  .value = v }
-/* k: OPTK_U64, OPTK_I64 or OPTK_INT, as v points to */
-#define OPT_NUM(l, n, k, v, rule, seen) \
+				  .value = OPT_TYPED(v, const char *) }
+/* numbers by a num_rule; seen: a bool set when given, or NULL */
+#define OPT_NUM_(l, n, k, v, rule, seen) \
 				{ .name = n, .letter = l, .kind = k, \
 				  .value = v, .num = rule, .given = seen }
+#define OPT_U64(l, n, v, rule, seen) \
+	OPT_NUM_(l, n, OPTK_U64, OPT_TYPED(v, uint64_t), rule, seen)
+#define OPT_I64(l, n, v, rule, seen) \
+	OPT_NUM_(l, n, OPTK_I64, OPT_TYPED(v, int64_t), rule, seen)
+#define OPT_INT(l, n, v, rule, seen) \
+	OPT_NUM_(l, n, OPTK_INT, OPT_TYPED(v, int), rule, seen)
+/* fn gets the entry, whose value is v's, whatever it points to */
 #define OPT_CALL(l, n, v, fn)	{ .name = n, .letter = l, .kind = OPTK_CALL, \
 				  .value = v, .call = fn }
 

@@ -308,7 +308,8 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 /* errors name the attribute, as the kernel's would */
 #define ATTR_OPT(l, n, a) { \
 		.name = n, .letter = l, .kind = OPTK_U64, \
-		.value = &o->attrs[a], .given = &o->given[a], \
+		.value = OPT_TYPED(&o->attrs[a], uint64_t), \
+		.given = &o->given[a], \
 		.num = &decimal, .label = attr_names[a] }
 	const struct damo_opt opts[] = {
 		ATTR_OPT('s', "sample", RA_SAMPLE),
@@ -318,7 +319,7 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 		ATTR_OPT('m', "maxr", RA_MAX_NR),
 		OPT_STRING('o', "out", &o->out),
 		OPT_CALL('c', "context", &o->ctxname, opt_context),
-		OPT_NUM('l', "rbuf", OPTK_U64, &o->rbuf, &decimal, NULL),
+		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
 		OPT_HELP(),
 		OPT_END(),
 	};

@@ -354,7 +354,7 @@ int cmd_restore(int argc, char **argv)
 	struct applier ap = { 0 };
 	uint64_t wait_s = 0;
 	const struct damo_opt opts[] = {
-		OPT_NUM(0, "wait", OPTK_U64, &wait_s, &wait_rule, NULL),
+		OPT_U64(0, "wait", &wait_s, &wait_rule, NULL),
 		OPT_SET(0, "dry-run", &ap.dry_run),
 		OPT_HELP(),
 		OPT_END(),

@@ -755,9 +755,9 @@ static int parse_with(struct parsed *p, char **argv, bool in_order)
 		OPT_STRING('s', "str", &p->str),
 		OPT_SET('y', "yes", &p->set),
 		OPT_CLEAR(0, "no", &p->clear),
-		OPT_NUM('u', "u64", OPTK_U64, &p->u, &any, &p->u_given),
-		OPT_NUM(0, "i64", OPTK_I64, &p->i, &any, NULL),
-		OPT_NUM('n', "int", OPTK_INT, &p->n, &few, &p->n_given),
+		OPT_U64('u', "u64", &p->u, &any, &p->u_given),
+		OPT_I64(0, "i64", &p->i, &any, NULL),
+		OPT_INT('n', "int", &p->n, &few, &p->n_given),
 		OPT_CALL('p', "pair", p->pair, take_pair),
 		/* a TAP comment, as it goes to stdout */
 		{ .name = "help", .letter = 'h', .kind = OPTK_HELP },
