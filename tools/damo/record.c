@@ -239,24 +239,26 @@ static int read_snapshot(const char *target, struct rec_task *t)
 
 /* ------------------------------------------------------------ options */
 
-/* The context attributes that options set, in the order they are set. */
-enum record_attr {
-	RA_SAMPLE, RA_AGGR, RA_UPDATE, RA_MIN_NR, RA_MAX_NR, NR_RECORD_ATTRS,
+/* The options that set a context attribute, in the order they are set. */
+static const struct attr_opt {
+	int letter;
+	const char *name;	/* --name */
+	const char *attr;	/* its file; errors name it, as the kernel's do */
+} attr_opts[] = {
+	{ 's', "sample", "sample_us" },
+	{ 'a', "aggr", "aggr_us" },
+	{ 'u', "updr", "update_us" },
+	{ 'n', "minr", "min_nr_regions" },
+	{ 'm', "maxr", "max_nr_regions" },
 };
 
-static const char *const attr_names[NR_RECORD_ATTRS] = {
-	[RA_SAMPLE] = "sample_us",
-	[RA_AGGR] = "aggr_us",
-	[RA_UPDATE] = "update_us",
-	[RA_MIN_NR] = "min_nr_regions",
-	[RA_MAX_NR] = "max_nr_regions",
-};
+#define NR_ATTR_OPTS		ARRAY_SIZE(attr_opts)
 
 struct record_opts {
 	const char *out;
 	const char *ctxname;
-	uint64_t attrs[NR_RECORD_ATTRS];
-	bool given[NR_RECORD_ATTRS];
+	uint64_t attrs[NR_ATTR_OPTS];
+	bool given[NR_ATTR_OPTS];
 	uint64_t rbuf;			/* the seed's; ignored */
 	long pid;			/* a pid to attach to; 0: a command */
 	char **cmd;			/* else the command */
@@ -305,27 +307,27 @@ static int target_of(int argc, char **argv, struct record_opts *o)
 /* OPTS_GO_ON, or the exit status. */
 static int record_parse(int argc, char **argv, struct record_opts *o)
 {
-/* errors name the attribute, as the kernel's would */
-#define ATTR_OPT(l, n, a) { \
-		.name = n, .letter = l, .kind = OPTK_U64, \
-		.value = OPT_TYPED(&o->attrs[a], uint64_t), \
-		.given = &o->given[a], \
-		.num = &decimal, .label = attr_names[a] }
-	const struct damo_opt opts[] = {
-		ATTR_OPT('s', "sample", RA_SAMPLE),
-		ATTR_OPT('a', "aggr", RA_AGGR),
-		ATTR_OPT('u', "updr", RA_UPDATE),
-		ATTR_OPT('n', "minr", RA_MIN_NR),
-		ATTR_OPT('m', "maxr", RA_MAX_NR),
+	const struct damo_opt others[] = {
 		OPT_STRING('o', "out", &o->out),
 		OPT_CALL('c', "context", &o->ctxname, opt_context),
 		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
 		OPT_HELP(),
 		OPT_END(),
 	};
-#undef ATTR_OPT
+	struct damo_opt opts[NR_ATTR_OPTS + ARRAY_SIZE(others)];
+	size_t i;
 	int r;
 
+	for (i = 0; i < NR_ATTR_OPTS; i++) {
+		const struct damo_opt a = OPT_U64(attr_opts[i].letter,
+						  attr_opts[i].name,
+						  &o->attrs[i], &decimal,
+						  &o->given[i]);
+
+		opts[i] = a;
+		opts[i].label = attr_opts[i].attr;
+	}
+	memcpy(&opts[NR_ATTR_OPTS], others, sizeof(others));
 	/* in order: the options after a COMMAND are the command's */
 	r = opts_parse(argc, argv, opts, record_usage, true);
 	if (r != OPTS_GO_ON)
@@ -407,7 +409,7 @@ static int make_context(struct recorder *rc, const struct record_opts *o)
 {
 	uint64_t aggr_us;
 	char buf[32];
-	int i;
+	size_t i;
 
 	rc->ctx = xasprintf("%s/contexts/%s", cfs_root(), o->ctxname);
 	if (mkdir(rc->ctx, DAMO_DIR_MODE)) {
@@ -417,12 +419,12 @@ static int make_context(struct recorder *rc, const struct record_opts *o)
 		rc->ctx = NULL;
 		return -1;
 	}
-	for (i = 0; i < NR_RECORD_ATTRS; i++) {
+	for (i = 0; i < NR_ATTR_OPTS; i++) {
 		if (!o->given[i])
 			continue;
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)o->attrs[i]);
-		if (set_attr(rc->ctx, attr_names[i], buf))
+		if (set_attr(rc->ctx, attr_opts[i].attr, buf))
 			return -1;
 	}
 	if (get_u64(rc->ctx, "aggr_us", &aggr_us))
