@@ -20,11 +20,12 @@
  * with '#' are comments.  Documentation/admin-guide.md describes it.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "damo.h"
 
@@ -206,15 +207,12 @@ static int kind_of_keyword(const char *kw)
 	return -1;
 }
 
-static void seterr(char *err, size_t len, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void seterr(char *err, size_t len, int line, const char *fmt, ...)
+void conf_seterr(char *err, size_t len, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
-	n = snprintf(err, len, "line %d: ", line);
+	n = snprintf(err, len, CONF_ERR_PREFIX "%d: ", line);
 	if (n < 0 || (size_t)n >= len)
 		return;
 	va_start(ap, fmt);
@@ -222,16 +220,15 @@ static void seterr(char *err, size_t len, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A directory name: what configfs and the file syntax both allow. */
-static bool valid_name(const char *s)
+bool conf_valid_name(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || n > 255 || s[0] == '.')
+	if (!n || n > NAME_MAX || s[0] == '.')
 		return false;
 	for (; *s; s++)
 		if (*s == '/' || *s == '{' || *s == '}' || *s == '#' ||
-		    (unsigned char)*s <= ' ' || *s == 0x7f)
+		    *s == ' ' || iscntrl((unsigned char)*s))
 			return false;
 	return true;
 }
@@ -250,479 +247,182 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Blocks nest this deep at the most (the file's own go three deep). */
 #define MAX_DEPTH 8
+
+struct parser {
+	struct conf_node *stack[MAX_DEPTH];	/* the open blocks */
+	int depth;
+	int lineno;
+	char *err;
+	size_t errlen;
+};
+
+/* "}": the innermost block ends. */
+static int parse_close(struct parser *p)
+{
+	if (!p->depth) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'}' without an open block");
+		return -1;
+	}
+	p->depth--;
+	return 0;
+}
+
+/* A block's kind and name may stand where they do, and only once. */
+static int check_block(struct parser *p, const struct conf_node *n,
+		       const char *key, enum conf_kind k, const char *name)
+{
+	const struct conf_node *c;
+	size_t i;
+
+	if (!child_allowed(n->kind, k)) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' cannot be inside %s%s", key,
+			    n->kind == CK_ROOT ? "the top level" :
+			    kinds[n->kind].keyword,
+			    n->kind == CK_ROOT ? "" : " block");
+		return -1;
+	}
+	if (kinds[k].named && !conf_valid_name(name)) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' is not a valid %s name (no spaces, '/', braces or '#'; not starting with '.')",
+			    name, key);
+		return -1;
+	}
+	if (!kinds[k].named && *name) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' takes no name", key);
+		return -1;
+	}
+	for (i = 0; i < n->nr_children; i++) {
+		c = n->children[i];
+		if (c->kind == k && (!kinds[k].named || !strcmp(c->name, name))) {
+			conf_seterr(p->err, p->errlen, p->lineno,
+				    "%s%s%s is already defined on line %d",
+				    key, *name ? " " : "", name, c->line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "KIND [NAME] {": a block opens inside the current one. */
+static int parse_open(struct parser *p, const char *key, enum conf_kind k,
+		      char *rest)
+{
+	struct conf_node *n = p->stack[p->depth];
+	size_t rl = strlen(rest);
+	char *name;
+
+	if (!rl || rest[rl - 1] != '{') {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' must open a block: '%s%s{'", key, key,
+			    kinds[k].named ? " NAME " : " ");
+		return -1;
+	}
+	rest[rl - 1] = '\0';
+	name = trim(rest);
+	if (check_block(p, n, key, k, name))
+		return -1;
+	if (p->depth + 1 >= MAX_DEPTH) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "blocks nested too deep");
+		return -1;
+	}
+	p->stack[++p->depth] = conf_add_child(n, k,
+					      kinds[k].named ? name : NULL,
+					      p->lineno);
+	return 0;
+}
+
+/* "KEY VALUE": an attribute of the current block. */
+static int parse_attr(struct parser *p, const char *key, const char *value)
+{
+	struct conf_node *n = p->stack[p->depth];
+	const struct conf_attr *a;
+
+	if (n->kind == CK_ROOT) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' outside of any block (expected 'context NAME {')",
+			    key);
+		return -1;
+	}
+	if (!is_attr_of(n->kind, key)) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "unknown key '%s' in a %s block", key,
+			    kinds[n->kind].keyword);
+		return -1;
+	}
+	a = conf_get_attr(n, key);
+	if (a) {
+		conf_seterr(p->err, p->errlen, p->lineno,
+			    "'%s' is already set on line %d", key, a->line);
+		return -1;
+	}
+	conf_set(n, key, value, p->lineno);
+	return 0;
+}
+
+/* One line, trimmed, neither empty nor a comment. */
+static int parse_line(struct parser *p, char *line)
+{
+	char *key = line, *rest;
+	int k;
+
+	if (!strcmp(line, "}"))
+		return parse_close(p);
+	rest = line + strcspn(line, " \t");
+	if (*rest)
+		*rest++ = '\0';
+	rest = trim(rest);
+	/* a filter's "target" is a key, not a block */
+	k = is_attr_of(p->stack[p->depth]->kind, key) ? -1 :
+		kind_of_keyword(key);
+	if (k >= 0)
+		return parse_open(p, key, k, rest);
+	return parse_attr(p, key, rest);
+}
+
+/* At the end, no block may be open. */
+static int check_closed(struct parser *p)
+{
+	const struct conf_node *n = p->stack[p->depth];
+
+	if (!p->depth)
+		return 0;
+	conf_seterr(p->err, p->errlen, n->line, "block '%s%s%s' is not closed",
+		    kinds[n->kind].keyword, n->name ? " " : "",
+		    n->name ? n->name : "");
+	return -1;
+}
 
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen)
 {
-	struct conf_node *stack[MAX_DEPTH], *root, *n;
-	char *copy = xstrdup(text), *line, *next, *key, *rest;
-	int depth = 0, lineno = 0, k;
-	size_t i;
+	struct parser p = { .err = err, .errlen = errlen };
+	struct conf_node *root = conf_new(CK_ROOT, NULL, 0);
+	char *copy = xstrdup(text), *line, *next;
+	int r = 0;
 
-	root = conf_new(CK_ROOT, NULL, 0);
-	stack[0] = root;
-	for (line = copy; line; line = next) {
+	p.stack[0] = root;
+	for (line = copy; line && !r; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		lineno++;
+		p.lineno++;
 		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
-		n = stack[depth];
-		if (!strcmp(line, "}")) {
-			if (!depth) {
-				seterr(err, errlen, lineno, "'}' without an open block");
-				goto fail;
-			}
-			depth--;
-			continue;
-		}
-		key = line;
-		rest = line + strcspn(line, " \t");
-		if (*rest)
-			*rest++ = '\0';
-		rest = trim(rest);
-		/* a filter's "target" is a key, not a block */
-		k = is_attr_of(n->kind, key) ? -1 : kind_of_keyword(key);
-		if (k >= 0) {
-			size_t rl = strlen(rest);
-			char *name;
-
-			if (!rl || rest[rl - 1] != '{') {
-				seterr(err, errlen, lineno,
-				       "'%s' must open a block: '%s%s{'", key,
-				       key, kinds[k].named ? " NAME " : " ");
-				goto fail;
-			}
-			rest[rl - 1] = '\0';
-			name = trim(rest);
-			if (!child_allowed(n->kind, k)) {
-				seterr(err, errlen, lineno,
-				       "'%s' cannot be inside %s%s", key,
-				       n->kind == CK_ROOT ? "the top level" :
-				       kinds[n->kind].keyword,
-				       n->kind == CK_ROOT ? "" : " block");
-				goto fail;
-			}
-			if (kinds[k].named && !valid_name(name)) {
-				seterr(err, errlen, lineno,
-				       "'%s' is not a valid %s name (no spaces, '/', braces or '#'; not starting with '.')",
-				       name, key);
-				goto fail;
-			}
-			if (!kinds[k].named && *name) {
-				seterr(err, errlen, lineno,
-				       "'%s' takes no name", key);
-				goto fail;
-			}
-			for (i = 0; i < n->nr_children; i++) {
-				struct conf_node *c = n->children[i];
-
-				if (c->kind == (enum conf_kind)k &&
-				    (!kinds[k].named || !strcmp(c->name, name))) {
-					seterr(err, errlen, lineno,
-					       "%s%s%s is already defined on line %d",
-					       key, *name ? " " : "", name,
-					       c->line);
-					goto fail;
-				}
-			}
-			if (depth + 1 >= MAX_DEPTH) {
-				seterr(err, errlen, lineno, "blocks nested too deep");
-				goto fail;
-			}
-			stack[++depth] = conf_add_child(n, k,
-							kinds[k].named ? name : NULL,
-							lineno);
-			continue;
-		}
-		if (n->kind == CK_ROOT) {
-			seterr(err, errlen, lineno,
-			       "'%s' outside of any block (expected 'context NAME {')",
-			       key);
-			goto fail;
-		}
-		if (!is_attr_of(n->kind, key)) {
-			seterr(err, errlen, lineno,
-			       "unknown key '%s' in a %s block", key,
-			       kinds[n->kind].keyword);
-			goto fail;
-		}
-		if (conf_get_attr(n, key)) {
-			seterr(err, errlen, lineno,
-			       "'%s' is already set on line %d", key,
-			       conf_get_attr(n, key)->line);
-			goto fail;
-		}
-		conf_set(n, key, rest, lineno);
+		if (*line && *line != '#')
+			r = parse_line(&p, line);
 	}
-	if (depth) {
-		seterr(err, errlen, stack[depth]->line,
-		       "block '%s%s%s' is not closed",
-		       kinds[stack[depth]->kind].keyword,
-		       stack[depth]->name ? " " : "",
-		       stack[depth]->name ? stack[depth]->name : "");
-		goto fail;
-	}
+	if (!r)
+		r = check_closed(&p);
 	free(copy);
+	if (r) {
+		conf_free(root);
+		return NULL;
+	}
 	return root;
-fail:
-	free(copy);
-	conf_free(root);
-	return NULL;
-}
-
-/* ------------------------------------------------------------ validation */
-
-enum vtype { V_U64, V_WORD, V_BOOL, V_NAME, V_TEXT };
-
-struct attr_rule {
-	enum conf_kind kind;
-	const char *key;
-	enum vtype type;
-	uint64_t min, max;
-	const char *const *words;
-};
-
-static const char *const ops_words[] = { "vaddr", "fvaddr", "paddr", NULL };
-static const char *const state_words[] = { "on", "off", NULL };
-static const char *const action_words[] = {
-	"willneed", "cold", "pageout", "hugepage", "nohugepage", "stat", NULL,
-};
-static const char *const metric_words[] = { "none", "free_mem_rate", NULL };
-static const char *const ftype_words[] = { "anon", "addr", "target", NULL };
-
-#define U64M	UINT64_MAX
-#define U32M	0xffffffffULL
-
-static const struct attr_rule rules[] = {
-	{ CK_CONTEXT, "operations", V_WORD, 0, 0, ops_words },
-	{ CK_CONTEXT, "sample_us", V_U64, 1, U64M, NULL },
-	{ CK_CONTEXT, "aggr_us", V_U64, 1, U64M, NULL },
-	{ CK_CONTEXT, "update_us", V_U64, 1, U64M, NULL },
-	{ CK_CONTEXT, "min_nr_regions", V_U64, 3, 100000, NULL },
-	{ CK_CONTEXT, "max_nr_regions", V_U64, 3, 100000, NULL },
-	{ CK_CONTEXT, "state", V_WORD, 0, 0, state_words },
-	{ CK_TARGET, "pid", V_U64, 1, 0x7fffffff, NULL },
-	{ CK_TARGET, "command", V_TEXT, 0, 0, NULL },
-	{ CK_TARGET, "unit", V_NAME, 0, 0, NULL },
-	{ CK_REGION, "start", V_U64, 0, U64M, NULL },
-	{ CK_REGION, "end", V_U64, 0, U64M, NULL },
-	{ CK_SCHEME, "action", V_WORD, 0, 0, action_words },
-	{ CK_SCHEME, "apply_interval_us", V_U64, 0, U64M, NULL },
-	{ CK_PATTERN, "min_size_bytes", V_U64, 0, U64M, NULL },
-	{ CK_PATTERN, "max_size_bytes", V_U64, 0, U64M, NULL },
-	{ CK_PATTERN, "min_nr_accesses", V_U64, 0, U32M, NULL },
-	{ CK_PATTERN, "max_nr_accesses", V_U64, 0, U32M, NULL },
-	{ CK_PATTERN, "min_age", V_U64, 0, U32M, NULL },
-	{ CK_PATTERN, "max_age", V_U64, 0, U32M, NULL },
-	{ CK_QUOTAS, "ms", V_U64, 0, U64M, NULL },
-	{ CK_QUOTAS, "bytes", V_U64, 0, U64M, NULL },
-	{ CK_QUOTAS, "reset_interval_ms", V_U64, 1, U64M, NULL },
-	{ CK_QUOTAS, "weight_size", V_U64, 0, 10000, NULL },
-	{ CK_QUOTAS, "weight_nr_accesses", V_U64, 0, 10000, NULL },
-	{ CK_QUOTAS, "weight_age", V_U64, 0, 10000, NULL },
-	{ CK_WMARKS, "metric", V_WORD, 0, 0, metric_words },
-	{ CK_WMARKS, "interval_us", V_U64, 1, U64M, NULL },
-	{ CK_WMARKS, "high", V_U64, 0, 1000, NULL },
-	{ CK_WMARKS, "mid", V_U64, 0, 1000, NULL },
-	{ CK_WMARKS, "low", V_U64, 0, 1000, NULL },
-	{ CK_FILTER, "type", V_WORD, 0, 0, ftype_words },
-	{ CK_FILTER, "matching", V_BOOL, 0, 0, NULL },
-	{ CK_FILTER, "addr_start", V_U64, 0, U64M, NULL },
-	{ CK_FILTER, "addr_end", V_U64, 0, U64M, NULL },
-	{ CK_FILTER, "target", V_NAME, 0, 0, NULL },
-};
-
-static const struct attr_rule *rule_of(enum conf_kind k, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (rules[i].kind == k && !strcmp(rules[i].key, key))
-			return &rules[i];
-	return NULL;
-}
-
-static int check_attr(const struct conf_node *n, const struct conf_attr *a,
-		      char *err, size_t len)
-{
-	const struct attr_rule *r = rule_of(n->kind, a->key);
-	const char *const *w;
-	uint64_t v;
-	int e;
-
-	if (!r) {
-		seterr(err, len, a->line, "unknown key '%s'", a->key);
-		return -1;
-	}
-	switch (r->type) {
-	case V_U64:
-		e = parse_u64(a->value, &v);
-		if (e == -EINVAL) {
-			seterr(err, len, a->line,
-			       "%s: '%s' is not a decimal number", a->key,
-			       a->value);
-			return -1;
-		}
-		if (e || v < r->min || v > r->max) {
-			seterr(err, len, a->line,
-			       "%s: %s is out of range %llu..%llu", a->key,
-			       a->value, (unsigned long long)r->min,
-			       (unsigned long long)r->max);
-			return -1;
-		}
-		return 0;
-	case V_WORD:
-		for (w = r->words; *w; w++)
-			if (!strcmp(*w, a->value))
-				return 0;
-		seterr(err, len, a->line, "%s: '%s' is not one of", a->key,
-		       a->value);
-		for (w = r->words; *w; w++) {
-			size_t l = strlen(err);
-
-			snprintf(err + l, len - l, " %s", *w);
-		}
-		return -1;
-	case V_BOOL:
-		if (!strcmp(a->value, "Y") || !strcmp(a->value, "N") ||
-		    !strcmp(a->value, "y") || !strcmp(a->value, "n") ||
-		    !strcmp(a->value, "1") || !strcmp(a->value, "0") ||
-		    !strcmp(a->value, "on") || !strcmp(a->value, "off"))
-			return 0;
-		seterr(err, len, a->line, "%s: '%s' is not Y or N", a->key,
-		       a->value);
-		return -1;
-	case V_NAME:
-		/* a filter's target may be empty (the default) */
-		if ((!*a->value && n->kind == CK_FILTER) || valid_name(a->value))
-			return 0;
-		seterr(err, len, a->line, "%s: '%s' is not a valid name",
-		       a->key, a->value);
-		return -1;
-	case V_TEXT:
-		if (*a->value)
-			return 0;
-		seterr(err, len, a->line, "%s: empty", a->key);
-		return -1;
-	}
-	return 0;
-}
-
-/* The value of a numeric attribute, or its default. */
-static uint64_t num(const struct conf_node *n, const char *key, uint64_t def)
-{
-	const char *v = conf_get(n, key);
-	uint64_t r;
-
-	if (!v || parse_u64(v, &r))
-		return def;
-	return r;
-}
-
-static int line_of(const struct conf_node *n, const char *key)
-{
-	const struct conf_attr *a = conf_get_attr(n, key);
-
-	return a ? a->line : n->line;
-}
-
-static const struct conf_node *find_child(const struct conf_node *n,
-					  enum conf_kind k, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n->nr_children; i++)
-		if (n->children[i]->kind == k &&
-		    (!name || !strcmp(n->children[i]->name, name)))
-			return n->children[i];
-	return NULL;
-}
-
-static int region_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-/* What the kernel checks at "on": only for contexts that are to be on. */
-static int check_relations(const struct conf_node *c, char *err, size_t len)
-{
-	uint64_t s = num(c, "sample_us", 5000), a = num(c, "aggr_us", 100000);
-	uint64_t u = num(c, "update_us", 1000000);
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	const char *ops = conf_get(c, "operations");
-	size_t i, j, nr_targets = 0;
-
-	if (s > a || a > u) {
-		seterr(err, len, line_of(c, "aggr_us"),
-		       "context %s: needs sample_us (%llu) <= aggr_us (%llu) <= update_us (%llu)",
-		       c->name, (unsigned long long)s, (unsigned long long)a,
-		       (unsigned long long)u);
-		return -1;
-	}
-	if (a / s >= (1ULL << 32)) {
-		seterr(err, len, line_of(c, "aggr_us"),
-		       "context %s: aggr_us / sample_us must be below 2^32",
-		       c->name);
-		return -1;
-	}
-	if (num(c, "min_nr_regions", 10) > num(c, "max_nr_regions", 1000)) {
-		seterr(err, len, line_of(c, "min_nr_regions"),
-		       "context %s: needs min_nr_regions <= max_nr_regions",
-		       c->name);
-		return -1;
-	}
-	for (i = 0; i < c->nr_children; i++) {
-		const struct conf_node *t = c->children[i];
-		uint64_t (*rg)[2];
-		size_t nr = 0;
-
-		if (t->kind != CK_TARGET)
-			continue;
-		nr_targets++;
-		if (!conf_get(t, "pid") && !conf_get(t, "command") &&
-		    !conf_get(t, "unit")) {
-			seterr(err, len, t->line,
-			       "target %s: needs a pid, command or unit to be on",
-			       t->name);
-			return -1;
-		}
-		rg = xcalloc(t->nr_children + 1, sizeof(*rg));
-		for (j = 0; j < t->nr_children; j++) {
-			const struct conf_node *r = t->children[j];
-			uint64_t rs = num(r, "start", 0), re = num(r, "end", 0);
-
-			if (rs >= re) {
-				seterr(err, len, r->line,
-				       "region %s: start (%llu) must be below end (%llu)",
-				       r->name, (unsigned long long)rs,
-				       (unsigned long long)re);
-				free(rg);
-				return -1;
-			}
-			rg[nr][0] = rs / page * page;
-			rg[nr][1] = re > UINT64_MAX - page + 1 ? UINT64_MAX :
-				(re + page - 1) / page * page;
-			nr++;
-		}
-		qsort(rg, nr, sizeof(*rg), region_cmp);
-		for (j = 1; j < nr; j++)
-			if (rg[j][0] < rg[j - 1][1]) {
-				seterr(err, len, t->line,
-				       "target %s: regions overlap (once rounded out to pages)",
-				       t->name);
-				free(rg);
-				return -1;
-			}
-		free(rg);
-		if (ops && !strcmp(ops, "fvaddr") && !nr) {
-			seterr(err, len, t->line,
-			       "target %s: fvaddr needs at least one region",
-			       t->name);
-			return -1;
-		}
-	}
-	if (!nr_targets) {
-		seterr(err, len, line_of(c, "state"),
-		       "context %s: needs a target to be on", c->name);
-		return -1;
-	}
-	for (i = 0; i < c->nr_children; i++) {
-		const struct conf_node *s = c->children[i], *p, *w;
-
-		if (s->kind != CK_SCHEME)
-			continue;
-		p = find_child(s, CK_PATTERN, NULL);
-		if (p) {
-			static const char *const pairs[][2] = {
-				{ "min_size_bytes", "max_size_bytes" },
-				{ "min_nr_accesses", "max_nr_accesses" },
-				{ "min_age", "max_age" },
-			};
-
-			for (j = 0; j < 3; j++)
-				if (num(p, pairs[j][0], 0) >
-				    num(p, pairs[j][1], UINT64_MAX)) {
-					seterr(err, len, line_of(p, pairs[j][0]),
-					       "scheme %s: %s exceeds %s", s->name,
-					       pairs[j][0], pairs[j][1]);
-					return -1;
-				}
-		}
-		w = find_child(s, CK_WMARKS, NULL);
-		if (w && conf_get(w, "metric") &&
-		    strcmp(conf_get(w, "metric"), "none") &&
-		    !(num(w, "low", 0) <= num(w, "mid", 0) &&
-		      num(w, "mid", 0) <= num(w, "high", 0))) {
-			seterr(err, len, line_of(w, "metric"),
-			       "scheme %s: watermarks need low <= mid <= high",
-			       s->name);
-			return -1;
-		}
-		for (j = 0; j < s->nr_children; j++) {
-			const struct conf_node *f = s->children[j];
-			const char *type, *tn;
-
-			if (f->kind != CK_FILTER)
-				continue;
-			type = conf_get(f, "type");
-			if (type && !strcmp(type, "addr") &&
-			    num(f, "addr_start", 0) >= num(f, "addr_end", 0)) {
-				seterr(err, len, f->line,
-				       "filter %s: addr needs addr_start < addr_end",
-				       f->name);
-				return -1;
-			}
-			tn = conf_get(f, "target");
-			if (type && !strcmp(type, "target") &&
-			    (!tn || !find_child(c, CK_TARGET, tn))) {
-				seterr(err, len, line_of(f, "target"),
-				       "filter %s: target '%s' is not a target of context %s",
-				       f->name, tn ? tn : "", c->name);
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-static int validate_node(const struct conf_node *n, char *err, size_t len)
-{
-	size_t i;
-	int ids = 0;
-
-	for (i = 0; i < n->nr_attrs; i++)
-		if (check_attr(n, &n->attrs[i], err, len))
-			return -1;
-	if (n->kind == CK_TARGET) {
-		ids = !!conf_get(n, "pid") + !!conf_get(n, "command") +
-			!!conf_get(n, "unit");
-		if (ids > 1) {
-			seterr(err, len, n->line,
-			       "target %s: give only one of pid, command and unit",
-			       n->name);
-			return -1;
-		}
-	}
-	for (i = 0; i < n->nr_children; i++)
-		if (validate_node(n->children[i], err, len))
-			return -1;
-	if (n->kind == CK_CONTEXT) {
-		const char *st = conf_get(n, "state");
-
-		if (st && !strcmp(st, "on") && check_relations(n, err, len))
-			return -1;
-	}
-	return 0;
-}
-
-int conf_validate(const struct conf_node *root, char *err, size_t errlen)
-{
-	return validate_node(root, err, errlen);
 }
 
 /* ------------------------------------------------------------ printing */

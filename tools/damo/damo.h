@@ -2,13 +2,22 @@
 /*
  * damo: the user-space tool of the DAMON configfs interface.
  *
- * record.c   damo record: run or attach a target, write a record file
- * recfile.c  the record file format (Documentation/record-format.md)
- * report.c   damo report raw|heats|wss|nr_regions|heatmap
- * heatmap.c  heatmap rendering: PNG (cairo) and terminal
- * conf.c     the save/restore file: parse, validate, print
- * tree.c     damo save|restore|clear against configfs
- * util.c     errors, numbers, files
+ * main.c      the command table: dispatch and the usage text
+ * cmdline.c   command and option tables: dispatch, usage, getopt
+ * record.c    damo record: run or attach a target, write a record file
+ * recfile.c   the record file format (Documentation/record-format.md)
+ * report.c    damo report raw|heats|wss|nr_regions|heatmap
+ * heats.c     the guide and the heats grid of a record
+ * heatmap.c   heatmap rendering: PNG (cairo) and terminal
+ * plot.c      the wss/nr_regions plot (PNG)
+ * canvas.c    what both PNGs draw alike (canvas.h)
+ * conf.c      the save/restore file: the tree, parse, print
+ * validate.c  the save/restore file: values and relations
+ * save.c      damo save: configfs to a file
+ * restore.c   damo restore: a file to configfs
+ * clear.c     damo clear: remove the whole configfs tree
+ * proc.c      targets by command line or unit, found in procfs
+ * util.c      errors, numbers, files
  */
 #ifndef DAMO_H
 #define DAMO_H
@@ -22,6 +31,21 @@
 #define DAMO_CONFIGFS		"/sys/kernel/config/damon"
 #define DAMO_DEFAULT_RECORD	"damon.data"
 #define DAMO_DEFAULT_CONF	"/etc/damon/damon.conf"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+#define NSEC_PER_SEC		1000000000LL
+#define USEC_PER_SEC		1000000ULL
+#define NSEC_PER_USEC		1000LL
+
+/* pid_t is an int: the largest pid there can be */
+#define DAMO_PID_MAX		INT32_MAX
+/* the longest value of a configfs attribute: a page */
+#define CFS_ATTR_MAX		4096
+/* where processes are looked for */
+#define DAMO_PROC		"/proc"
+/* directories damo makes: configfs's, and the save file's */
+#define DAMO_DIR_MODE		0755
 
 /* ------------------------------------------------------------ util.c */
 
@@ -42,10 +66,15 @@ int parse_u64_any(const char *s, uint64_t *v);
 
 /* The configfs root: $DAMO_CONFIGFS, else DAMO_CONFIGFS. */
 const char *cfs_root(void);
+/* 0 if cfs_root() has a contexts directory, else -1 and a message. */
+int cfs_check(void);
 /* Read a small file into buf, without the trailing newline; -errno. */
 int read_attr(const char *path, char *buf, size_t size);
 /* One write(2) of value; -errno. */
 int write_attr(const char *path, const char *value);
+/* read_attr() and write_attr() of dir/name, saying what failed. */
+int get_attr(const char *dir, const char *name, char *buf, size_t size);
+int set_attr(const char *dir, const char *name, const char *value);
 /* Read a whole file; -errno.  *buf is NUL-terminated. */
 int read_whole(const char *path, char **buf, size_t *len);
 /* Names of the subdirectories of dir (no dot entries); -errno. */
@@ -53,6 +82,110 @@ int list_dirs(const char *dir, char ***names, size_t *nr);
 void free_names(char **names, size_t nr);
 /* Natural order of directory names: "r2" before "r10". */
 int name_cmp(const void *a, const void *b);
+
+/* ------------------------------------------------------------ cmdline.c */
+
+/* A command, or a report type: its name, what runs it, its help line. */
+struct damo_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* argv[0]: the name */
+	const char *help;	/* NULL: not listed; '\n': a further line */
+};
+
+/* Commands of one level, and the usage text around their list. */
+struct cmd_group {
+	const char *what;	/* "command": "unknown command 'x'" */
+	const struct damo_cmd *cmds;
+	size_t nr;
+	const char *head, *foot;
+};
+
+#define CMD_GROUP(what, cmds, head, foot) \
+	{ what, cmds, ARRAY_SIZE(cmds), head, foot }
+
+void cmd_usage(FILE *f, const struct cmd_group *g);
+const struct damo_cmd *cmd_find(const struct cmd_group *g, const char *name);
+/* Run the command that argv[1] names; the exit status. */
+int cmd_dispatch(const struct cmd_group *g, int argc, char **argv);
+
+enum opt_kind {
+	OPTK_END,	/* ends a table */
+	OPTK_HELP,	/* the usage to stdout; the command exits 0 */
+	OPTK_SET,	/* bool: true */
+	OPTK_CLEAR,	/* bool: false */
+	OPTK_STRING,	/* const char *: the argument */
+	OPTK_U64,	/* uint64_t, by a num_rule */
+	OPTK_I64,	/* int64_t, by a num_rule */
+	OPTK_INT,	/* int, by a num_rule */
+	OPTK_CALL,	/* call() deals with the argument */
+};
+
+/* What a number argument may be, and what the error calls a bad one. */
+struct num_rule {
+	const char *what;	/* "a pid": "--pid: 'x' is not a pid" */
+	bool hex;		/* 0x-prefixed hexadecimal too */
+	uint64_t min, max;
+};
+
+/* One option of a command's table. */
+struct damo_opt {
+	const char *name;	/* --name */
+	int letter;		/* -letter; 0: none */
+	enum opt_kind kind;
+	void *value;		/* where the value goes */
+	bool *given;		/* if not NULL: set once the option is seen */
+	const struct num_rule *num;
+	const char *label;	/* messages call it this; NULL: --name */
+	/* OPTK_CALL: 0, or -errno with the message out; may take more of
+	 * argv from optind on */
+	int (*call)(const struct damo_opt *o, const char *arg, int argc,
+		    char **argv);
+};
+
+/*
+ * Table entries: l the letter (0: none), n the long name, v where the
+ * value goes, of the type the kind stores: OPT_TYPED() makes the compiler
+ * check that ("pointer type mismatch" otherwise).
+ */
+#define OPT_TYPED(v, type)	(1 ? (v) : (type *)NULL)
+#define OPT_END()		{ .kind = OPTK_END }
+#define OPT_HELP()		{ .name = "help", .letter = 'h', .kind = OPTK_HELP }
+#define OPT_SET(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_SET, \
+				  .value = OPT_TYPED(v, bool) }
+#define OPT_CLEAR(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_CLEAR, \
+				  .value = OPT_TYPED(v, bool) }
+#define OPT_STRING(l, n, v)	{ .name = n, .letter = l, .kind = OPTK_STRING, \
+				  .value = OPT_TYPED(v, const char *) }
+/* numbers by a num_rule; seen: a bool set when given, or NULL */
+#define OPT_NUM_(l, n, k, v, rule, seen) \
+				{ .name = n, .letter = l, .kind = k, \
+				  .value = v, .num = rule, .given = seen }
+#define OPT_U64(l, n, v, rule, seen) \
+	OPT_NUM_(l, n, OPTK_U64, OPT_TYPED(v, uint64_t), rule, seen)
+#define OPT_I64(l, n, v, rule, seen) \
+	OPT_NUM_(l, n, OPTK_I64, OPT_TYPED(v, int64_t), rule, seen)
+#define OPT_INT(l, n, v, rule, seen) \
+	OPT_NUM_(l, n, OPTK_INT, OPT_TYPED(v, int), rule, seen)
+/* fn gets the entry, whose value is v's, whatever it points to */
+#define OPT_CALL(l, n, v, fn)	{ .name = n, .letter = l, .kind = OPTK_CALL, \
+				  .value = v, .call = fn }
+
+/* An option as messages name it: its label, or --name. */
+const char *opt_label(const struct damo_opt *o);
+
+/* What opts_parse() returns when the command is to go on. */
+#define OPTS_GO_ON	(-1)
+
+/*
+ * Parse argv's options by the table opts (ended by OPT_END()).  Returns
+ * OPTS_GO_ON, the operands starting at argv[optind]; else the command's
+ * exit status: 0 after --help, 1 after an error (said, with the usage).
+ * in_order: options end at the first operand (whose own options follow).
+ */
+int opts_parse(int argc, char **argv, const struct damo_opt *opts,
+	       const char *usage, bool in_order);
+/* At most one operand, into *arg if there is one; else -E2BIG, said. */
+int opts_operand(int argc, char **argv, const char *cmd, const char **arg);
 
 /* ------------------------------------------------------------ recfile.c */
 
@@ -87,7 +220,7 @@ int rec_load(const char *path, struct record *rec);
 void rec_free(struct record *rec);
 int rec_write_snapshot(FILE *f, const struct rec_snapshot *s);
 
-/* ------------------------------------------------------------ report.c */
+/* ------------------------------------------------------------ report.c, heats.c */
 
 int cmd_report(int argc, char **argv);
 
@@ -122,14 +255,8 @@ void guides_free(struct guide *guides, size_t nr);
 int heats_compute(const struct record *rec, struct heats_args *args,
 		  struct heats *h);
 void heats_free(struct heats *h);
-/* Percentile distribution of a metric, as the seed's wss/nr_regions. */
-struct dist_args {
-	int start, stop, step;		/* range(start, stop, step) */
-	bool sort;			/* by size (default) or by time */
-	size_t skip;			/* first snapshots to skip (20) */
-};
 
-/* ------------------------------------------------------------ heatmap.c */
+/* ------------------------------------------------------------ heatmap.c, plot.c */
 
 int heatmap_png(const struct heats *h, const char *path, const char *title);
 
@@ -143,6 +270,11 @@ struct plot_series {
 int plot_png(const char *path, const struct plot_series *s, size_t nr,
 	     const char *xlabel, const char *ylabel, const char *title);
 void heatmap_term(FILE *out, const struct heats *h, bool color);
+/* heatmap_term(): a row's address label is this wide, then " |" */
+#define HEATMAP_LABEL_WIDTH	14
+#define HEATMAP_TERM_LEFT	(HEATMAP_LABEL_WIDTH + 2)
+/* its number of rows (address bins) when a terminal decides */
+#define HEATMAP_TERM_ARES	20
 
 /* ------------------------------------------------------------ record.c */
 
@@ -196,6 +328,14 @@ const char *conf_get(const struct conf_node *n, const char *key);
 const struct conf_attr *conf_get_attr(const struct conf_node *n,
 				      const char *key);
 
+#define CONF_ERR_PREFIX		"line "
+/* CONF_ERR_PREFIX "N: message" into err (the convention of conf_parse and
+ * conf_validate). */
+void conf_seterr(char *err, size_t len, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A directory name: what configfs and the file syntax both allow. */
+bool conf_valid_name(const char *s);
+
 /* Parse text; on error, fills err ("LINE: message") and returns -1. */
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen);
 /* Validate values and relations; same error convention. */
@@ -203,12 +343,16 @@ int conf_validate(const struct conf_node *root, char *err, size_t errlen);
 void conf_print(FILE *f, const struct conf_node *root);
 char *conf_to_string(const struct conf_node *root);
 
-/* ------------------------------------------------------------ tree.c */
+/* ------------------------------------------------------------ save.c etc. */
 
 int cmd_save(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 
+/* ------------------------------------------------------------ proc.c */
+
+/* /proc/PID/cmdline with spaces between the arguments; NULL if unreadable. */
+char *proc_cmdline(const char *proc_root, const char *pid);
 /* Resolve a target's "command" or "unit" to a pid, looking in procfs at
  * proc_root; 0 or -errno (-ESRCH: none, -EEXIST: ambiguous). */
 int resolve_command(const char *proc_root, const char *cmdline, long *pid);

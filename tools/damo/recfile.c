@@ -29,6 +29,19 @@ static int take(struct cursor *c, void *dst, size_t n)
 	return 0;
 }
 
+/* The fields are as wide in the file as in the structures. */
+#define TAKE(c, field)		take(c, &(field), sizeof(field))
+#define PUT(f, field)		fwrite(&(field), sizeof(field), 1, f)
+
+/* A task is at least a pid and nr_regions; a region, start end accesses. */
+#define TASK_MIN_BYTES		(sizeof(uint64_t) + sizeof(uint32_t))
+#define REGION_BYTES		(2 * sizeof(uint64_t) + sizeof(uint32_t))
+/* Room for this many snapshots first, then twice as many each time. */
+#define SNAPSHOTS_FIRST_ALLOC	64
+
+/* What parsing a snapshot or a task found. */
+enum { PARSED = 0, TRUNCATED = -1, MALFORMED = -2 };
+
 static void free_snapshot(struct rec_snapshot *s)
 {
 	uint32_t i;
@@ -38,59 +51,71 @@ static void free_snapshot(struct rec_snapshot *s)
 	free(s->tasks);
 }
 
-/* One snapshot at c->off; -1 if the buffer ends inside it. */
+/* One task at c->off, its regions allocated (freed by the caller). */
+static int parse_task(struct cursor *c, struct rec_task *t, char *err,
+		      size_t errlen)
+{
+	struct rec_region *r;
+	uint32_t j;
+
+	if (TAKE(c, t->pid) || TAKE(c, t->nr_regions))
+		return TRUNCATED;
+	/* bound by what is left before allocating */
+	if (t->nr_regions > (c->len - c->off) / REGION_BYTES) {
+		t->nr_regions = 0;
+		return TRUNCATED;
+	}
+	t->regions = xcalloc(t->nr_regions, sizeof(*t->regions));
+	for (j = 0; j < t->nr_regions; j++) {
+		r = &t->regions[j];
+		if (TAKE(c, r->start) || TAKE(c, r->end) ||
+		    TAKE(c, r->nr_accesses))
+			return TRUNCATED;
+		if (r->end < r->start) {
+			snprintf(err, errlen,
+				 "offset %zu: region end %llu below start %llu",
+				 c->off - REGION_BYTES,
+				 (unsigned long long)r->end,
+				 (unsigned long long)r->start);
+			return MALFORMED;
+		}
+	}
+	return PARSED;
+}
+
+/* One snapshot at c->off: PARSED, TRUNCATED (the buffer ends inside
+ * it) or MALFORMED (with a message). */
 static int parse_snapshot(struct cursor *c, struct rec_snapshot *s,
 			  char *err, size_t errlen)
 {
 	int64_t sec, nsec;
-	uint32_t i, j;
+	uint32_t i;
+	int r;
 
 	memset(s, 0, sizeof(*s));
-	if (take(c, &sec, 8) || take(c, &nsec, 8) || take(c, &s->nr_tasks, 4))
-		return -1;
-	if (nsec < 0 || nsec >= 1000000000) {
+	if (TAKE(c, sec) || TAKE(c, nsec) || TAKE(c, s->nr_tasks))
+		return TRUNCATED;
+	if (nsec < 0 || nsec >= NSEC_PER_SEC) {
 		snprintf(err, errlen, "offset %zu: nsec %lld out of range",
-			 c->off - 12, (long long)nsec);
-		return -2;
+			 c->off - sizeof(s->nr_tasks) - sizeof(nsec),
+			 (long long)nsec);
+		return MALFORMED;
 	}
-	s->time_ns = sec * 1000000000LL + nsec;
-	/* Each task takes at least 12 bytes: bound before allocating. */
-	if (s->nr_tasks > (c->len - c->off) / 12) {
+	s->time_ns = sec * NSEC_PER_SEC + nsec;
+	/* bound by what is left before allocating */
+	if (s->nr_tasks > (c->len - c->off) / TASK_MIN_BYTES) {
 		s->nr_tasks = 0;
-		return -1;
+		return TRUNCATED;
 	}
 	s->tasks = xcalloc(s->nr_tasks, sizeof(*s->tasks));
 	for (i = 0; i < s->nr_tasks; i++) {
-		struct rec_task *t = &s->tasks[i];
-
-		if (take(c, &t->pid, 8) || take(c, &t->nr_regions, 4))
-			goto trunc;
-		if (t->nr_regions > (c->len - c->off) / 20) {
-			t->nr_regions = 0;
-			goto trunc;
-		}
-		t->regions = xcalloc(t->nr_regions, sizeof(*t->regions));
-		for (j = 0; j < t->nr_regions; j++) {
-			struct rec_region *r = &t->regions[j];
-
-			if (take(c, &r->start, 8) || take(c, &r->end, 8) ||
-			    take(c, &r->nr_accesses, 4))
-				goto trunc;
-			if (r->end < r->start) {
-				snprintf(err, errlen,
-					 "offset %zu: region end %llu below start %llu",
-					 c->off - 20,
-					 (unsigned long long)r->end,
-					 (unsigned long long)r->start);
-				free_snapshot(s);
-				return -2;
-			}
+		r = parse_task(c, &s->tasks[i], err, errlen);
+		if (r != PARSED) {
+			free_snapshot(s);
+			return r;
 		}
 	}
-	return 0;
-trunc:
-	free_snapshot(s);
-	return -1;
+	return PARSED;
 }
 
 /*
@@ -109,14 +134,14 @@ int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
 	memset(rec, 0, sizeof(*rec));
 	while (c.off < len) {
 		if (rec->nr_snapshots == cap) {
-			cap = cap ? cap * 2 : 64;
+			cap = cap ? cap * 2 : SNAPSHOTS_FIRST_ALLOC;
 			rec->snapshots = xrealloc(rec->snapshots,
 						  cap * sizeof(*rec->snapshots));
 		}
 		start = c.off;
 		r = parse_snapshot(&c, &rec->snapshots[rec->nr_snapshots],
 				   err, errlen);
-		if (r == -1) {
+		if (r == TRUNCATED) {
 			rec->truncated_bytes = len - start;
 			break;
 		}
@@ -165,26 +190,26 @@ void rec_free(struct record *rec)
 
 int rec_write_snapshot(FILE *f, const struct rec_snapshot *s)
 {
-	int64_t sec = s->time_ns / 1000000000LL;
-	int64_t nsec = s->time_ns % 1000000000LL;
+	int64_t sec = s->time_ns / NSEC_PER_SEC;
+	int64_t nsec = s->time_ns % NSEC_PER_SEC;
+	const struct rec_task *t;
 	uint32_t i, j;
 
 	if (nsec < 0) {
-		nsec += 1000000000LL;
+		nsec += NSEC_PER_SEC;
 		sec--;
 	}
-	fwrite(&sec, 8, 1, f);
-	fwrite(&nsec, 8, 1, f);
-	fwrite(&s->nr_tasks, 4, 1, f);
+	PUT(f, sec);
+	PUT(f, nsec);
+	PUT(f, s->nr_tasks);
 	for (i = 0; i < s->nr_tasks; i++) {
-		const struct rec_task *t = &s->tasks[i];
-
-		fwrite(&t->pid, 8, 1, f);
-		fwrite(&t->nr_regions, 4, 1, f);
+		t = &s->tasks[i];
+		PUT(f, t->pid);
+		PUT(f, t->nr_regions);
 		for (j = 0; j < t->nr_regions; j++) {
-			fwrite(&t->regions[j].start, 8, 1, f);
-			fwrite(&t->regions[j].end, 8, 1, f);
-			fwrite(&t->regions[j].nr_accesses, 4, 1, f);
+			PUT(f, t->regions[j].start);
+			PUT(f, t->regions[j].end);
+			PUT(f, t->regions[j].nr_accesses);
 		}
 	}
 	return ferror(f) ? -EIO : 0;

@@ -54,13 +54,30 @@ static const char record_usage[] =
 "\n"
 "The configfs root is $DAMO_CONFIGFS or " DAMO_CONFIGFS ".\n";
 
+/* Aggregations are polled for this often, within these bounds. */
+#define POLLS_PER_AGGR		10
+#define POLL_MIN_US		1000
+#define POLL_MAX_US		100000
+/* After a new aggregation, this part of a poll for the kdamond to finish. */
+#define SETTLE_PARTS		4
+
+/* A number or a word read from configfs. */
+#define ATTR_LEN		64
+
 struct recorder {
+	const char *out;	/* the record file */
+	FILE *f;
+	bool old_moved;		/* an older one became out.old */
 	char *ctx;		/* the context directory, once made */
 	char *target;		/* its target directory, once made */
 	bool on;
 	pid_t child;		/* a command we started */
 	int child_status;
 	bool child_reaped;
+	uint64_t poll_us;
+	struct rec_task task;	/* the latest snapshot */
+	uint64_t last;		/* the latest aggregation recorded */
+	uint64_t lost, recorded;
 };
 
 static int64_t now_ns(void)
@@ -68,37 +85,27 @@ static int64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 static void sleep_us(uint64_t us)
 {
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	struct timespec ts = {
+		us / USEC_PER_SEC, (us % USEC_PER_SEC) * NSEC_PER_USEC,
+	};
 
 	nanosleep(&ts, NULL);	/* a signal cuts it short: fine */
 }
 
-static int set_attr(const char *dir, const char *name, const char *value)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	int r = write_attr(p, value);
-
-	if (r)
-		damo_err("writing '%s' to %s: %s", value, p, strerror(-r));
-	free(p);
-	return r;
-}
-
 static int get_u64(const char *dir, const char *name, uint64_t *v)
 {
-	char *p = xasprintf("%s/%s", dir, name), buf[64];
-	int r = read_attr(p, buf, sizeof(buf));
+	char buf[ATTR_LEN];
+	int r = get_attr(dir, name, buf, sizeof(buf));
 
-	if (!r && parse_u64(buf, v))
+	if (!r && parse_u64(buf, v)) {
+		damo_err("reading %s/%s: %s", dir, name, strerror(EINVAL));
 		r = -EINVAL;
-	if (r)
-		damo_err("reading %s: %s", p, strerror(-r));
-	free(p);
+	}
 	return r;
 }
 
@@ -134,6 +141,9 @@ static void cleanup(struct recorder *rc)
 	rc->target = rc->ctx = NULL;
 }
 
+/* The exit status of a child that could not exec, as sh's for "not found" */
+#define EXIT_NOT_RUN		127
+
 /*
  * Start argv, returning once it has exec'd (so that DAMON sees the new
  * address space, not a copy of damo's).  A close-on-exec pipe carries the
@@ -141,18 +151,16 @@ static void cleanup(struct recorder *rc)
  */
 static pid_t start_command(char **argv, int argc)
 {
-	char *sh_argv[4];
+	/* one argument with shell syntax in it is a shell command line */
+	bool shell = argc == 1 && strpbrk(argv[0], " \t|&;<>()$`'\"*?");
+	char *line = shell ? xasprintf("exec %s", argv[0]) : NULL;
+	char *sh_argv[] = { "sh", "-c", line, NULL };
 	int p[2], err = 0;
 	ssize_t n;
 	pid_t pid;
 
-	if (argc == 1 && strpbrk(argv[0], " \t|&;<>()$`'\"*?")) {
-		sh_argv[0] = "sh";
-		sh_argv[1] = "-c";
-		sh_argv[2] = xasprintf("exec %s", argv[0]);
-		sh_argv[3] = NULL;
+	if (shell)
 		argv = sh_argv;
-	}
 	if (pipe2(p, O_CLOEXEC)) {
 		damo_err("pipe: %s", strerror(errno));
 		return -1;
@@ -169,8 +177,8 @@ static pid_t start_command(char **argv, int argc)
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(p[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
+			_exit(EXIT_NOT_RUN);
+		_exit(EXIT_NOT_RUN);
 	}
 	close(p[1]);
 	do {
@@ -184,6 +192,11 @@ static pid_t start_command(char **argv, int argc)
 	}
 	return pid;
 }
+
+/* A snapshot line: start end nr_accesses age */
+#define SNAPSHOT_FIELDS		4
+/* Room for this many regions first, then twice as many each time. */
+#define REGIONS_FIRST_ALLOC	64
 
 /* Parse the snapshot text into t; -errno (-EAGAIN: read again). */
 static int read_snapshot(const char *target, struct rec_task *t)
@@ -203,14 +216,15 @@ static int read_snapshot(const char *target, struct rec_task *t)
 	t->nr_regions = 0;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%llu %llu %u %u", &s, &e, &nr, &age) != 4) {
+		if (sscanf(line, "%llu %llu %u %u", &s, &e, &nr, &age) !=
+		    SNAPSHOT_FIELDS) {
 			damo_err("%s/snapshot: unexpected line '%s'", target,
 				 line);
 			free(buf);
 			return -EINVAL;
 		}
 		if (t->nr_regions == cap) {
-			cap = cap ? cap * 2 : 64;
+			cap = cap ? cap * 2 : REGIONS_FIRST_ALLOC;
 			t->regions = xrealloc(t->regions,
 					      cap * sizeof(*t->regions));
 		}
@@ -223,261 +237,366 @@ static int read_snapshot(const char *target, struct rec_task *t)
 	return 0;
 }
 
-static int parse_opt_u64(const char *name, const char *s, uint64_t *v)
+/* ------------------------------------------------------------ options */
+
+/* The options that set a context attribute, in the order they are set. */
+static const struct attr_opt {
+	int letter;
+	const char *name;	/* --name */
+	const char *attr;	/* its file; errors name it, as the kernel's do */
+} attr_opts[] = {
+	{ 's', "sample", "sample_us" },
+	{ 'a', "aggr", "aggr_us" },
+	{ 'u', "updr", "update_us" },
+	{ 'n', "minr", "min_nr_regions" },
+	{ 'm', "maxr", "max_nr_regions" },
+};
+
+#define NR_ATTR_OPTS		ARRAY_SIZE(attr_opts)
+
+struct record_opts {
+	const char *out;
+	const char *ctxname;
+	uint64_t attrs[NR_ATTR_OPTS];
+	bool given[NR_ATTR_OPTS];
+	uint64_t rbuf;			/* the seed's; ignored */
+	long pid;			/* a pid to attach to; 0: a command */
+	char **cmd;			/* else the command */
+	int nr_cmd;
+};
+
+static const struct num_rule decimal = {
+	"a decimal number", false, 0, UINT64_MAX,
+};
+
+/* A context must be a directory name of its own. */
+static int opt_context(const struct damo_opt *o, const char *arg, int argc,
+		       char **argv)
 {
-	if (parse_u64(s, v)) {
-		damo_err("%s: '%s' is not a decimal number", name, s);
+	(void)argc;
+	(void)argv;
+	if (!*arg || strchr(arg, '/') || *arg == '.') {
+		damo_err("--context: '%s' is not a directory name", arg);
 		return -EINVAL;
+	}
+	*(const char **)o->value = arg;
+	return 0;
+}
+
+/* A number names a running process; anything else is a command. */
+static int target_of(int argc, char **argv, struct record_opts *o)
+{
+	uint64_t u;
+
+	o->cmd = argv;
+	o->nr_cmd = argc;
+	if (argc != 1 || parse_u64(argv[0], &u))
+		return 0;
+	if (!u || u > DAMO_PID_MAX) {
+		damo_err("'%s' is not a pid", argv[0]);
+		return -EINVAL;
+	}
+	o->pid = (long)u;
+	if (kill(o->pid, 0) && errno == ESRCH) {
+		damo_err("no process with pid %ld", o->pid);
+		return -ESRCH;
 	}
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+/* OPTS_GO_ON, or the exit status. */
+static int record_parse(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option opts[] = {
-		{ "sample", required_argument, NULL, 's' },
-		{ "aggr", required_argument, NULL, 'a' },
-		{ "updr", required_argument, NULL, 'u' },
-		{ "minr", required_argument, NULL, 'n' },
-		{ "maxr", required_argument, NULL, 'm' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "context", required_argument, NULL, 'c' },
-		{ "rbuf", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct damo_opt others[] = {
+		OPT_STRING('o', "out", &o->out),
+		OPT_CALL('c', "context", &o->ctxname, opt_context),
+		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
+		OPT_HELP(),
+		OPT_END(),
 	};
-	static const char *const attr_names[] = {
-		"sample_us", "aggr_us", "update_us", "min_nr_regions",
-		"max_nr_regions",
-	};
-	const char *out = DAMO_DEFAULT_RECORD, *ctxname = NULL;
-	const char *attrs[5] = { NULL };
-	struct recorder rc = { 0 };
-	struct rec_snapshot snap;
-	struct rec_task task = { 0 };
-	struct sigaction sa;
-	uint64_t u, aggr_us, poll_us, last = 0, nr, nr2, lost = 0;
-	uint64_t recorded = 0;
-	char buf[64], statep[4096], *path, *defname = NULL;
-	long target_pid = 0;
-	FILE *f = NULL;
-	struct stat st;
-	bool old_moved = false;
-	int c, i, r, ret = 1;
+	struct damo_opt opts[NR_ATTR_OPTS + ARRAY_SIZE(others)];
+	size_t i;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "+s:a:u:n:m:o:c:l:h", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 's': case 'a': case 'u': case 'n': case 'm':
-			i = strchr("saunm", c) - "saunm";
-			if (parse_opt_u64(attr_names[i], optarg, &u))
-				return 1;
-			attrs[i] = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'c':
-			ctxname = optarg;
-			if (!*ctxname || strchr(ctxname, '/') || *ctxname == '.') {
-				damo_err("--context: '%s' is not a directory name",
-					 ctxname);
-				return 1;
-			}
-			break;
-		case 'l':
-			if (parse_opt_u64("--rbuf", optarg, &u))
-				return 1;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			return 0;
-		default:
-			fputs(record_usage, stderr);
-			return 1;
-		}
+	for (i = 0; i < NR_ATTR_OPTS; i++) {
+		const struct damo_opt a = OPT_U64(attr_opts[i].letter,
+						  attr_opts[i].name,
+						  &o->attrs[i], &decimal,
+						  &o->given[i]);
+
+		opts[i] = a;
+		opts[i].label = attr_opts[i].attr;
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1) {
+	memcpy(&opts[NR_ATTR_OPTS], others, sizeof(others));
+	/* in order: the options after a COMMAND are the command's */
+	r = opts_parse(argc, argv, opts, record_usage, true);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (optind == argc) {
 		damo_err("record: no target (a PID or a command)");
 		fputs(record_usage, stderr);
 		return 1;
 	}
-	if (argc == 1 && !parse_u64(argv[0], &u)) {
-		if (!u || u > 0x7fffffff) {
-			damo_err("'%s' is not a pid", argv[0]);
-			return 1;
-		}
-		target_pid = (long)u;
-		if (kill(target_pid, 0) && errno == ESRCH) {
-			damo_err("no process with pid %ld", target_pid);
-			return 1;
-		}
-	}
-	path = xasprintf("%s/contexts", cfs_root());
-	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
-		damo_err("%s: %s (is configfs mounted and the kernel built with CONFIG_DAMON_CONFIGFS?)",
-			 path, strerror(errno ? errno : ENOTDIR));
-		free(path);
-		return 1;
-	}
-	if (!ctxname)
-		ctxname = defname = xasprintf("damo-record.%d", (int)getpid());
+	return target_of(argc - optind, argv + optind, o) ? 1 : OPTS_GO_ON;
+}
 
-	/* The output first: failing here must not leave anything behind. */
-	if (!stat(out, &st)) {
-		char *old = xasprintf("%s.old", out);
+/* ------------------------------------------------------------ set-up */
 
-		if (rename(out, old)) {
-			damo_err("renaming %s to %s: %s", out, old,
+/*
+ * The output first: failing here must not leave anything behind.  An
+ * existing file becomes FILE.old.
+ */
+static int open_output(struct recorder *rc)
+{
+	struct stat st;
+	char *old;
+
+	if (!stat(rc->out, &st)) {
+		old = xasprintf("%s.old", rc->out);
+		if (rename(rc->out, old)) {
+			damo_err("renaming %s to %s: %s", rc->out, old,
 				 strerror(errno));
 			free(old);
-			goto out_free;
+			return -1;
 		}
-		old_moved = true;
+		rc->old_moved = true;
 		free(old);
 	}
-	f = fopen(out, "wb");
-	if (!f) {
-		damo_err("cannot create %s: %s", out, strerror(errno));
-		goto out_free;
+	rc->f = fopen(rc->out, "wb");
+	if (!rc->f) {
+		damo_err("cannot create %s: %s", rc->out, strerror(errno));
+		return -1;
 	}
+	return 0;
+}
+
+/* Nothing recorded: the files as they were. */
+static void drop_output(struct recorder *rc)
+{
+	char *old;
+
+	unlink(rc->out);
+	if (!rc->old_moved)
+		return;
+	old = xasprintf("%s.old", rc->out);
+	rename(old, rc->out);
+	free(old);
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
 
-	rc.ctx = xasprintf("%s/%s", path, ctxname);
-	if (mkdir(rc.ctx, 0755)) {
-		damo_err("making %s: %s%s", rc.ctx, strerror(errno),
+/* A tenth of an aggregation, within bounds. */
+static uint64_t poll_interval(uint64_t aggr_us)
+{
+	uint64_t us = aggr_us / POLLS_PER_AGGR;
+
+	if (us < POLL_MIN_US)
+		return POLL_MIN_US;
+	return us > POLL_MAX_US ? POLL_MAX_US : us;
+}
+
+/* The context with the options' attributes, and its target directory. */
+static int make_context(struct recorder *rc, const struct record_opts *o)
+{
+	uint64_t aggr_us;
+	char buf[32];
+	size_t i;
+
+	rc->ctx = xasprintf("%s/contexts/%s", cfs_root(), o->ctxname);
+	if (mkdir(rc->ctx, DAMO_DIR_MODE)) {
+		damo_err("making %s: %s%s", rc->ctx, strerror(errno),
 			 errno == EEXIST ? " (choose another --context)" : "");
-		free(rc.ctx);
-		rc.ctx = NULL;
-		goto out_close;
+		free(rc->ctx);
+		rc->ctx = NULL;
+		return -1;
 	}
-	for (i = 0; i < 5; i++)
-		if (attrs[i] && set_attr(rc.ctx, attr_names[i], attrs[i]))
-			goto out_cleanup;
-	if (get_u64(rc.ctx, "aggr_us", &aggr_us))
-		goto out_cleanup;
-	poll_us = aggr_us / 10;
-	if (poll_us < 1000)
-		poll_us = 1000;
-	if (poll_us > 100000)
-		poll_us = 100000;
+	for (i = 0; i < NR_ATTR_OPTS; i++) {
+		if (!o->given[i])
+			continue;
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)o->attrs[i]);
+		if (set_attr(rc->ctx, attr_opts[i].attr, buf))
+			return -1;
+	}
+	if (get_u64(rc->ctx, "aggr_us", &aggr_us))
+		return -1;
+	rc->poll_us = poll_interval(aggr_us);
+	rc->target = xasprintf("%s/targets/0", rc->ctx);
+	if (mkdir(rc->target, DAMO_DIR_MODE)) {
+		damo_err("making %s: %s", rc->target, strerror(errno));
+		free(rc->target);
+		rc->target = NULL;
+		return -1;
+	}
+	return 0;
+}
 
-	rc.target = xasprintf("%s/targets/0", rc.ctx);
-	if (mkdir(rc.target, 0755)) {
-		damo_err("making %s: %s", rc.target, strerror(errno));
-		free(rc.target);
-		rc.target = NULL;
-		goto out_cleanup;
-	}
-	if (!target_pid) {
-		rc.child = start_command(argv, argc);
-		if (rc.child < 0) {
-			rc.child = 0;
-			goto out_cleanup;
+/* Start the command if there is one, set the pid, turn the context on. */
+static int start_target(struct recorder *rc, const struct record_opts *o)
+{
+	long pid = o->pid;
+	char buf[32];
+
+	if (!pid) {
+		rc->child = start_command(o->cmd, o->nr_cmd);
+		if (rc->child < 0) {
+			rc->child = 0;
+			return -1;
 		}
-		target_pid = rc.child;
+		pid = rc->child;
 	}
-	snprintf(buf, sizeof(buf), "%ld", target_pid);
-	if (set_attr(rc.target, "pid", buf))
-		goto out_cleanup;
-	if (set_attr(rc.ctx, "state", "on"))
-		goto out_cleanup;
-	rc.on = true;
+	snprintf(buf, sizeof(buf), "%ld", pid);
+	if (set_attr(rc->target, "pid", buf) ||
+	    set_attr(rc->ctx, "state", "on"))
+		return -1;
+	rc->on = true;
+	rc->task.pid = pid;
 	fprintf(stderr, "%s: recording pid %ld to %s (context %s)\n",
-		damo_prog, target_pid, out, ctxname);
+		damo_prog, pid, rc->out, o->ctxname);
+	return 0;
+}
 
-	task.pid = target_pid;
-	snap.nr_tasks = 1;
-	snap.tasks = &task;
-	for (;;) {
-		bool off;
+/* ------------------------------------------------------------ recording */
 
-		if (stop_signal)
-			break;
-		sleep_us(poll_us);
-		reap_child(&rc, false);
-		snprintf(statep, sizeof(statep), "%s/state", rc.ctx);
-		r = read_attr(statep, buf, sizeof(buf));
-		if (r) {
-			damo_err("reading %s/state: %s", rc.ctx, strerror(-r));
-			goto out_cleanup;
-		}
-		off = !strcmp(buf, "off");
-		if (get_u64(rc.ctx, "nr_aggregations", &nr))
-			goto out_cleanup;
-		if (nr > last) {
-			/* let the kdamond finish publishing what it counted */
-			if (!off)
-				sleep_us(poll_us / 4 ? poll_us / 4 : 1);
-			r = read_snapshot(rc.target, &task);
-			if (r == -EAGAIN)
-				continue;
-			if (r) {
-				damo_err("reading %s/snapshot: %s", rc.target,
-					 strerror(-r));
-				goto out_cleanup;
-			}
-			if (get_u64(rc.ctx, "nr_aggregations", &nr2))
-				goto out_cleanup;
-			if (nr2 != nr)
-				continue;	/* moved on meanwhile: again */
-			snap.time_ns = now_ns();
-			if (rec_write_snapshot(f, &snap)) {
-				damo_err("writing %s: %s", out, strerror(errno));
-				goto out_cleanup;
-			}
-			lost += nr - last - 1;
-			last = nr;
-			recorded++;
-		}
+enum take { TAKEN, TAKE_AGAIN, TAKE_FAILED };
+
+/*
+ * The snapshot of aggregation nr, unless another aggregation ended
+ * while it was read.
+ */
+static enum take take_snapshot(struct recorder *rc, uint64_t nr, bool off)
+{
+	struct rec_snapshot snap = { .nr_tasks = 1, .tasks = &rc->task };
+	uint64_t nr2;
+	int r;
+
+	/* let the kdamond finish publishing what it counted */
+	if (!off)
+		sleep_us(rc->poll_us / SETTLE_PARTS ?
+			 rc->poll_us / SETTLE_PARTS : 1);
+	r = read_snapshot(rc->target, &rc->task);
+	if (r == -EAGAIN)
+		return TAKE_AGAIN;
+	if (r) {
+		damo_err("reading %s/snapshot: %s", rc->target, strerror(-r));
+		return TAKE_FAILED;
+	}
+	if (get_u64(rc->ctx, "nr_aggregations", &nr2))
+		return TAKE_FAILED;
+	if (nr2 != nr)
+		return TAKE_AGAIN;	/* moved on meanwhile */
+	snap.time_ns = now_ns();
+	if (rec_write_snapshot(rc->f, &snap)) {
+		damo_err("writing %s: %s", rc->out, strerror(errno));
+		return TAKE_FAILED;
+	}
+	rc->lost += nr - rc->last - 1;
+	rc->last = nr;
+	rc->recorded++;
+	return TAKEN;
+}
+
+/* Until the context is off or a signal came; 0 or -1. */
+static int record_loop(struct recorder *rc)
+{
+	enum take t;
+	char state[ATTR_LEN];
+	uint64_t nr;
+	bool off;
+
+	while (!stop_signal) {
+		sleep_us(rc->poll_us);
+		reap_child(rc, false);
+		if (get_attr(rc->ctx, "state", state, sizeof(state)) ||
+		    get_u64(rc->ctx, "nr_aggregations", &nr))
+			return -1;
+		off = !strcmp(state, "off");
+		t = nr > rc->last ? take_snapshot(rc, nr, off) : TAKEN;
+		if (t == TAKE_FAILED)
+			return -1;
+		if (t == TAKE_AGAIN)
+			continue;
 		if (off)
 			break;
 	}
-	ret = 0;
-out_cleanup:
-	/* a command we started goes when we stop early or fail */
-	if ((stop_signal || ret) && rc.child && !rc.child_reaped)
-		kill(rc.child, SIGTERM);
-	cleanup(&rc);
-	if (rc.child)
-		reap_child(&rc, true);
-	free(task.regions);
-out_close:
-	if (f && fclose(f)) {
-		damo_err("writing %s: %s", out, strerror(errno));
-		ret = 1;
-	}
-	if (ret && !recorded) {
-		/* nothing recorded: leave the files as they were */
-		unlink(out);
-		if (old_moved) {
-			char *old = xasprintf("%s.old", out);
+	return 0;
+}
 
-			rename(old, out);
-			free(old);
-		}
+static void print_summary(const struct recorder *rc)
+{
+	fprintf(stderr, "%s: %llu snapshots of %llu aggregations recorded to %s",
+		damo_prog, (unsigned long long)rc->recorded,
+		(unsigned long long)rc->last, rc->out);
+	if (rc->lost)
+		fprintf(stderr, "; %llu aggregations lost (not seen in time)",
+			(unsigned long long)rc->lost);
+	if (stop_signal)
+		fprintf(stderr, "; stopped by signal %d", (int)stop_signal);
+	fputc('\n', stderr);
+}
+
+/* Turn off and remove what was made; stop and reap a started command. */
+static void stop_recording(struct recorder *rc, bool failed)
+{
+	/* a command we started goes when we stop early or fail */
+	if ((stop_signal || failed) && rc->child && !rc->child_reaped)
+		kill(rc->child, SIGTERM);
+	cleanup(rc);
+	if (rc->child)
+		reap_child(rc, true);
+	free(rc->task.regions);
+}
+
+static int record(struct recorder *rc, const struct record_opts *o)
+{
+	int r;
+
+	if (open_output(rc))
+		return -1;
+	catch_stop_signals();
+	r = make_context(rc, o);
+	if (!r)
+		r = start_target(rc, o);
+	if (!r)
+		r = record_loop(rc);
+	if (rc->ctx)
+		stop_recording(rc, r);
+	if (fclose(rc->f)) {
+		damo_err("writing %s: %s", rc->out, strerror(errno));
+		r = -1;
 	}
-	if (!ret) {
-		fprintf(stderr, "%s: %llu snapshots of %llu aggregations recorded to %s",
-			damo_prog, (unsigned long long)recorded,
-			(unsigned long long)last, out);
-		if (lost)
-			fprintf(stderr, "; %llu aggregations lost (not seen in time)",
-				(unsigned long long)lost);
-		if (stop_signal)
-			fprintf(stderr, "; stopped by signal %d",
-				(int)stop_signal);
-		fputc('\n', stderr);
-	}
-out_free:
-	free(path);
+	if (r && !rc->recorded)
+		drop_output(rc);
+	if (!r)
+		print_summary(rc);
+	return r;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = { .out = DAMO_DEFAULT_RECORD };
+	struct recorder rc = { 0 };
+	char *defname = NULL;
+	int r;
+
+	r = record_parse(argc, argv, &o);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (cfs_check())
+		return 1;
+	if (!o.ctxname)
+		o.ctxname = defname = xasprintf("damo-record.%d", (int)getpid());
+	rc.out = o.out;
+	r = record(&rc, &o);
 	free(defname);
-	return ret;
+	return r ? 1 : 0;
 }

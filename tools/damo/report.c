@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +14,16 @@
 #include <unistd.h>
 
 #include "damo.h"
+
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
+
+/* heats: bins per axis by default, and at the most */
+#define DEFAULT_RESOLUTION	500
+#define MAX_RESOLUTION		1000000
+/* the width assumed when the terminal's is unknown or below the minimum */
+#define DEFAULT_TERM_WIDTH	80
+#define MIN_TERM_WIDTH		20
 
 /* Whether getopt left operands: the report commands take none. */
 static bool extra_args(int argc, char **argv)
@@ -23,134 +34,21 @@ static bool extra_args(int argc, char **argv)
 	return true;
 }
 
-/* ------------------------------------------------------------ guide */
-
-static int range_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-static uint64_t guide_space(const struct guide *g)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < g->nr_ranges; i++)
-		sum += g->ranges[i][1] - g->ranges[i][0];
-	return sum;
-}
-
-static int guide_cmp(const void *a, const void *b)
-{
-	uint64_t x = guide_space(a), y = guide_space(b);
-
-	return x > y ? -1 : x < y;	/* largest first */
-}
-
 /*
- * Per pid: the time span of its snapshots and the address ranges that were
- * monitored in any of them (every region of every snapshot, merged where
- * they touch), so that the gaps are what no snapshot ever covered.  Sorted
- * by the total monitored space, largest first, as the seed does.
+ * The options, then the record of --input; OPTS_GO_ON or the exit status.
+ * *input is read after the options, which may set it.
  */
-int guides_of(const struct record *rec, struct guide **guidesp, size_t *nrp)
+static int parse_and_load(int argc, char **argv, const struct damo_opt *opts,
+			  const char *usage, bool in_order,
+			  const char *const *input, struct record *rec)
 {
-	struct guide *g = NULL;
-	size_t nr = 0, i, k, cap;
-	uint32_t ti, ri;
+	int rc = opts_parse(argc, argv, opts, usage, in_order);
 
-	for (i = 0; i < rec->nr_snapshots; i++) {
-		const struct rec_snapshot *s = &rec->snapshots[i];
-
-		for (ti = 0; ti < s->nr_tasks; ti++) {
-			const struct rec_task *t = &s->tasks[ti];
-			struct guide *cur = NULL;
-
-			for (k = 0; k < nr; k++)
-				if (g[k].pid == t->pid)
-					cur = &g[k];
-			if (!cur) {
-				g = xrealloc(g, (nr + 1) * sizeof(*g));
-				cur = &g[nr++];
-				memset(cur, 0, sizeof(*cur));
-				cur->pid = t->pid;
-				cur->start_time = s->time_ns;
-			}
-			cur->end_time = s->time_ns;
-			cap = cur->nr_ranges + t->nr_regions;
-			cur->ranges = xrealloc(cur->ranges,
-					       (cap ? cap : 1) * sizeof(*cur->ranges));
-			for (ri = 0; ri < t->nr_regions; ri++) {
-				if (t->regions[ri].start == t->regions[ri].end)
-					continue;
-				cur->ranges[cur->nr_ranges][0] = t->regions[ri].start;
-				cur->ranges[cur->nr_ranges][1] = t->regions[ri].end;
-				cur->nr_ranges++;
-			}
-			/* merge now and then to bound memory */
-			if (cur->nr_ranges > 4096) {
-				size_t n = 0;
-
-				qsort(cur->ranges, cur->nr_ranges,
-				      sizeof(*cur->ranges), range_cmp);
-				for (k = 0; k < cur->nr_ranges; k++) {
-					if (n && cur->ranges[k][0] <= cur->ranges[n - 1][1]) {
-						if (cur->ranges[k][1] > cur->ranges[n - 1][1])
-							cur->ranges[n - 1][1] = cur->ranges[k][1];
-						continue;
-					}
-					cur->ranges[n][0] = cur->ranges[k][0];
-					cur->ranges[n][1] = cur->ranges[k][1];
-					n++;
-				}
-				cur->nr_ranges = n;
-			}
-		}
-	}
-	for (i = 0; i < nr; i++) {
-		struct guide *cur = &g[i];
-		size_t n = 0;
-
-		qsort(cur->ranges, cur->nr_ranges, sizeof(*cur->ranges),
-		      range_cmp);
-		for (k = 0; k < cur->nr_ranges; k++) {
-			if (n && cur->ranges[k][0] <= cur->ranges[n - 1][1]) {
-				if (cur->ranges[k][1] > cur->ranges[n - 1][1])
-					cur->ranges[n - 1][1] = cur->ranges[k][1];
-				continue;
-			}
-			cur->ranges[n][0] = cur->ranges[k][0];
-			cur->ranges[n][1] = cur->ranges[k][1];
-			n++;
-		}
-		cur->nr_ranges = n;
-	}
-	if (nr > 1) {
-		/* stable: equal spaces keep their order of appearance */
-		for (i = 1; i < nr; i++) {
-			struct guide tmp = g[i];
-
-			for (k = i; k > 0 && guide_cmp(&g[k - 1], &tmp) > 0; k--)
-				g[k] = g[k - 1];
-			g[k] = tmp;
-		}
-	}
-	*guidesp = g;
-	*nrp = nr;
-	return 0;
-}
-
-void guides_free(struct guide *g, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(g[i].ranges);
-	free(g);
+	if (rc != OPTS_GO_ON)
+		return rc;
+	if (extra_args(argc, argv) || rec_load(*input, rec))
+		return 1;
+	return OPTS_GO_ON;
 }
 
 static void print_guides(FILE *out, const struct guide *g, size_t nr)
@@ -171,178 +69,9 @@ static void print_guides(FILE *out, const struct guide *g, size_t nr)
 	}
 }
 
-/* ------------------------------------------------------------ heats */
-
-/*
- * Fill in what the user left out the seed's way: the pid with the most
- * monitored space, its whole time span and its largest monitored range.
- */
-static int heats_defaults(const struct record *rec, struct heats_args *a)
-{
-	struct guide *g, *sel = NULL;
-	size_t nr, i, best = 0;
-
-	guides_of(rec, &g, &nr);
-	if (!nr) {
-		damo_err("the record has no snapshots");
-		guides_free(g, nr);
-		return -EINVAL;
-	}
-	if (!a->has_pid) {
-		a->pid = g[0].pid;
-		a->has_pid = true;
-	}
-	for (i = 0; i < nr; i++)
-		if (g[i].pid == a->pid)
-			sel = &g[i];
-	if (!sel) {
-		damo_err("pid %llu is not in the record",
-			 (unsigned long long)a->pid);
-		guides_free(g, nr);
-		return -ESRCH;
-	}
-	if (!a->has_tmin)
-		a->tmin = sel->start_time;
-	if (!a->has_tmax)
-		a->tmax = sel->end_time;
-	if (!a->has_amin || !a->has_amax) {
-		for (i = 1; i < sel->nr_ranges; i++)
-			if (sel->ranges[i][1] - sel->ranges[i][0] >
-			    sel->ranges[best][1] - sel->ranges[best][0])
-				best = i;
-		if (!sel->nr_ranges) {
-			damo_err("pid %llu has no regions",
-				 (unsigned long long)a->pid);
-			guides_free(g, nr);
-			return -EINVAL;
-		}
-		if (!a->has_amin)
-			a->amin = sel->ranges[best][0];
-		if (!a->has_amax)
-			a->amax = sel->ranges[best][1];
-	}
-	guides_free(g, nr);
-	return 0;
-}
-
-/*
- * The heat of a (time, address) cell: the mean access count per
- * aggregation over the cell, weighted by time and space.  A snapshot
- * covers the time since the previous snapshot of the record; the first
- * covers nothing.  Cells nothing covered are 0.
- */
-int heats_compute(const struct record *rec, struct heats_args *a,
-		  struct heats *h)
-{
-	int64_t prev = 0, t0, t1, tmax;
-	uint64_t amax;
-	size_t i, cells;
-	int err;
-
-	err = heats_defaults(rec, a);
-	if (err)
-		return err;
-	if (a->tres <= 0 || a->ares <= 0) {
-		damo_err("--tres and --ares must be positive");
-		return -EINVAL;
-	}
-	if (a->tmax <= a->tmin || a->amax <= a->amin) {
-		damo_err("empty range: time %lld-%lld, address %llu-%llu",
-			 (long long)a->tmin, (long long)a->tmax,
-			 (unsigned long long)a->amin,
-			 (unsigned long long)a->amax);
-		return -EINVAL;
-	}
-	memset(h, 0, sizeof(*h));
-	h->pid = a->pid;
-	h->tres = a->tres;
-	h->ares = a->ares;
-	h->tmin = a->tmin;
-	h->amin = a->amin;
-	h->tunit = (a->tmax - a->tmin) / a->tres;
-	h->aunit = (a->amax - a->amin) / a->ares;
-	if (!h->tunit || !h->aunit) {
-		damo_err("the range is smaller than the resolution (time %lld ns / %d, address %llu bytes / %d)",
-			 (long long)(a->tmax - a->tmin), a->tres,
-			 (unsigned long long)(a->amax - a->amin), a->ares);
-		return -EINVAL;
-	}
-	/* Compensate the range so that it fits the resolution. */
-	tmax = h->tmin + h->tunit * h->tres;
-	amax = h->amin + h->aunit * h->ares;
-	cells = (size_t)h->tres * h->ares;
-	h->heat = xcalloc(cells, sizeof(double));
-
-	for (i = 0; i < rec->nr_snapshots; i++) {
-		const struct rec_snapshot *s = &rec->snapshots[i];
-		uint32_t ti, ri;
-
-		t0 = i ? prev : s->time_ns;
-		t1 = s->time_ns;
-		prev = s->time_ns;
-		if (t0 < h->tmin)
-			t0 = h->tmin;
-		if (t1 > tmax)
-			t1 = tmax;
-		if (t0 >= t1)
-			continue;
-		for (ti = 0; ti < s->nr_tasks; ti++) {
-			const struct rec_task *t = &s->tasks[ti];
-
-			if (t->pid != h->pid)
-				continue;
-			for (ri = 0; ri < t->nr_regions; ri++) {
-				const struct rec_region *r = &t->regions[ri];
-				uint64_t s0 = r->start, s1 = r->end;
-				int64_t tb, tb0, tb1;
-				uint64_t ab, ab0, ab1;
-
-				if (!r->nr_accesses)
-					continue;
-				if (s0 < h->amin)
-					s0 = h->amin;
-				if (s1 > amax)
-					s1 = amax;
-				if (s0 >= s1)
-					continue;
-				tb0 = (t0 - h->tmin) / h->tunit;
-				tb1 = (t1 - 1 - h->tmin) / h->tunit;
-				ab0 = (s0 - h->amin) / h->aunit;
-				ab1 = (s1 - 1 - h->amin) / h->aunit;
-				for (tb = tb0; tb <= tb1; tb++) {
-					int64_t c0 = h->tmin + tb * h->tunit;
-					int64_t c1 = c0 + h->tunit;
-					double dt;
-
-					dt = (double)((t1 < c1 ? t1 : c1) -
-						      (t0 > c0 ? t0 : c0));
-					for (ab = ab0; ab <= ab1; ab++) {
-						uint64_t d0 = h->amin + ab * h->aunit;
-						uint64_t d1 = d0 + h->aunit;
-						double da;
-
-						da = (double)((s1 < d1 ? s1 : d1) -
-							      (s0 > d0 ? s0 : d0));
-						h->heat[tb * h->ares + ab] +=
-							r->nr_accesses * dt * da;
-					}
-				}
-			}
-		}
-	}
-	for (i = 0; i < cells; i++) {
-		h->heat[i] /= (double)h->tunit * (double)h->aunit;
-		if (h->heat[i] > h->max_heat)
-			h->max_heat = h->heat[i];
-	}
-	return 0;
-}
-
-void heats_free(struct heats *h)
-{
-	free(h->heat);
-	h->heat = NULL;
-}
+/* Python's repr() prints exponents from 10^16 and below 10^-4. */
+#define REPR_EXP_MIN	(-4)
+#define REPR_EXP_MAX	16
 
 /* A double the way Python's repr() prints it: shortest, with ".0". */
 static void fmt_double(char *buf, size_t len, double v)
@@ -350,17 +79,18 @@ static void fmt_double(char *buf, size_t len, double v)
 	int p, exp = 0, dec;
 	char *e;
 
-	for (p = 1; p <= 17; p++) {
+	/* the fewest significant digits that read back as v */
+	for (p = 1; p <= DBL_DECIMAL_DIG; p++) {
 		snprintf(buf, len, "%.*e", p - 1, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
-	if (p > 17)
-		p = 17;
+	if (p > DBL_DECIMAL_DIG)
+		p = DBL_DECIMAL_DIG;
 	e = strchr(buf, 'e');
 	if (e)
 		exp = atoi(e + 1);
-	if (!isfinite(v) || exp < -4 || exp >= 16)
+	if (!isfinite(v) || exp < REPR_EXP_MIN || exp >= REPR_EXP_MAX)
 		return;		/* scientific, as printed */
 	dec = p - 1 - exp;
 	snprintf(buf, len, "%.*f", dec > 0 ? dec : 0, v);
@@ -422,6 +152,19 @@ static void print_raw(FILE *out, const struct record *rec)
 
 enum dist_metric { DIST_WSS, DIST_NR_REGIONS };
 
+/* Percentiles of a metric, as the seed's wss and nr_regions print them. */
+struct dist_args {
+	int start, stop, step;		/* range(start, stop, step) */
+	bool sort;			/* by size (default) or by time */
+	uint64_t skip;			/* each pid's first snapshots to skip */
+};
+
+/* the seed's defaults: 0 25 50 75 100, after 20 snapshots */
+#define DIST_DEFAULT_START	0
+#define DIST_DEFAULT_STOP	101
+#define DIST_DEFAULT_STEP	25
+#define DIST_DEFAULT_SKIP	20
+
 static int u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -429,119 +172,153 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int print_dist(FILE *out, const struct record *rec,
-		      enum dist_metric m, const struct dist_args *d,
-		      struct plot_series **seriesp, size_t *nr_seriesp)
+/* The pids of the record, in order of appearance. */
+static size_t pids_of(const struct record *rec, uint64_t **pidsp)
 {
-	struct plot_series *series = NULL, *cur;
-	size_t nr_series = 0;
-	uint64_t *pids = NULL, *vals;
-	size_t nr_pids = 0, nr, i, k;
-	uint32_t ti, ri;
-	int p, rc = 0;
+	uint64_t *pids = NULL;
+	size_t nr = 0, i, k;
+	uint32_t ti;
 
 	for (i = 0; i < rec->nr_snapshots; i++)
 		for (ti = 0; ti < rec->snapshots[i].nr_tasks; ti++) {
 			uint64_t pid = rec->snapshots[i].tasks[ti].pid;
 
-			for (k = 0; k < nr_pids && pids[k] != pid; k++)
+			for (k = 0; k < nr && pids[k] != pid; k++)
 				;
-			if (k == nr_pids) {
-				pids = xrealloc(pids, (nr_pids + 1) * sizeof(*pids));
-				pids[nr_pids++] = pid;
+			if (k == nr) {
+				pids = xrealloc(pids, (nr + 1) * sizeof(*pids));
+				pids[nr++] = pid;
 			}
 		}
+	*pidsp = pids;
+	return nr;
+}
 
+/* The metric of one task's regions: accessed bytes, or regions. */
+static uint64_t metric_of(const struct rec_task *t, enum dist_metric m)
+{
+	uint64_t v = 0;
+	uint32_t ri;
+
+	if (m == DIST_NR_REGIONS)
+		return t->nr_regions;
+	for (ri = 0; ri < t->nr_regions; ri++)
+		if (t->regions[ri].nr_accesses)
+			v += t->regions[ri].end - t->regions[ri].start;
+	return v;
+}
+
+/* pid's values, in time order, but for the first d->skip; how many. */
+static size_t values_of(const struct record *rec, uint64_t pid,
+			enum dist_metric m, const struct dist_args *d,
+			uint64_t *vals)
+{
+	size_t i, nr = 0;
+	uint64_t seen = 0;
+	uint32_t ti;
+
+	for (i = 0; i < rec->nr_snapshots; i++) {
+		const struct rec_snapshot *s = &rec->snapshots[i];
+
+		for (ti = 0; ti < s->nr_tasks; ti++) {
+			if (s->tasks[ti].pid != pid || seen++ < d->skip)
+				continue;
+			vals[nr++] = metric_of(&s->tasks[ti], m);
+		}
+	}
+	return nr;
+}
+
+static void series_add(struct plot_series *s, double x, double y)
+{
+	s->x = xrealloc(s->x, (s->n + 1) * sizeof(*s->x));
+	s->y = xrealloc(s->y, (s->n + 1) * sizeof(*s->y));
+	s->x[s->n] = x;
+	s->y[s->n] = y;
+	s->n++;
+}
+
+/* The average and the percentiles of nr values, also into s. */
+static int print_percentiles(FILE *out, const uint64_t *vals, size_t nr,
+			     const struct dist_args *d,
+			     struct plot_series *s)
+{
+	unsigned __int128 sum = 0;
+	size_t i;
+	long idx;
+	int p;
+
+	for (i = 0; i < nr; i++)
+		sum += vals[i];
+	fprintf(out, "# avr:\t%llu\n", (unsigned long long)(sum / nr));
+	for (p = d->start; d->step > 0 ? p < d->stop : p > d->stop;
+	     p += d->step) {
+		/* the seed's index: int(p / 100 * nr), the last for 100 */
+		idx = (long)(p / 100.0 * (double)nr);
+		if (idx == (long)nr)
+			idx--;
+		if (idx < 0 || idx >= (long)nr) {
+			damo_err("percentile %d is out of 0..100", p);
+			return -EINVAL;
+		}
+		fprintf(out, "%d\t%llu\n", p, (unsigned long long)vals[idx]);
+		series_add(s, p, (double)vals[idx]);
+	}
+	return 0;
+}
+
+/* Each pid's distribution, printed and returned as plot series. */
+static int print_dist(FILE *out, const struct record *rec,
+		      enum dist_metric m, const struct dist_args *d,
+		      struct plot_series **seriesp, size_t *nr_seriesp)
+{
+	struct plot_series *series = NULL;
+	uint64_t *pids, *vals;
+	size_t nr_pids, nr, k;
+	int rc = 0;
+
+	nr_pids = pids_of(rec, &pids);
 	fprintf(out, "# <percentile> <%s>\n",
 		m == DIST_WSS ? "wss" : "# regions");
 	vals = xcalloc(rec->nr_snapshots, sizeof(*vals));
+	*nr_seriesp = 0;
 	for (k = 0; k < nr_pids; k++) {
-		unsigned __int128 sum = 0;
-		size_t seen = 0;
-
-		nr = 0;
-		for (i = 0; i < rec->nr_snapshots; i++) {
-			const struct rec_snapshot *s = &rec->snapshots[i];
-
-			for (ti = 0; ti < s->nr_tasks; ti++) {
-				const struct rec_task *t = &s->tasks[ti];
-				uint64_t v = 0;
-
-				if (t->pid != pids[k])
-					continue;
-				if (seen++ < d->skip)
-					continue;
-				if (m == DIST_NR_REGIONS) {
-					v = t->nr_regions;
-				} else {
-					for (ri = 0; ri < t->nr_regions; ri++)
-						if (t->regions[ri].nr_accesses)
-							v += t->regions[ri].end -
-							     t->regions[ri].start;
-				}
-				vals[nr++] = v;
-			}
-		}
+		nr = values_of(rec, pids[k], m, d, vals);
 		fprintf(out, "# pid\t%llu\n", (unsigned long long)pids[k]);
 		if (!nr) {
-			damo_err("pid %llu: no snapshots left after skipping the first %zu (see --skip)",
-				 (unsigned long long)pids[k], d->skip);
+			damo_err("pid %llu: no snapshots left after skipping the first %llu (see --skip)",
+				 (unsigned long long)pids[k],
+				 (unsigned long long)d->skip);
 			rc = -EINVAL;
 			continue;
 		}
 		if (d->sort)
 			qsort(vals, nr, sizeof(*vals), u64_cmp);
-		for (i = 0; i < nr; i++)
-			sum += vals[i];
-		fprintf(out, "# avr:\t%llu\n", (unsigned long long)(sum / nr));
-		series = xrealloc(series, (nr_series + 1) * sizeof(*series));
-		cur = &series[nr_series++];
-		memset(cur, 0, sizeof(*cur));
-		cur->pid = pids[k];
-		for (p = d->start; d->step > 0 ? p < d->stop : p > d->stop;
-		     p += d->step) {
-			long idx = (long)(p / 100.0 * (double)nr);
-
-			if (idx == (long)nr)
-				idx--;
-			if (idx < 0 || idx >= (long)nr) {
-				damo_err("percentile %d is out of 0..100", p);
-				rc = -EINVAL;
-				break;
-			}
-			fprintf(out, "%d\t%llu\n", p,
-				(unsigned long long)vals[idx]);
-			cur->x = xrealloc(cur->x, (cur->n + 1) * sizeof(double));
-			cur->y = xrealloc(cur->y, (cur->n + 1) * sizeof(double));
-			cur->x[cur->n] = p;
-			cur->y[cur->n] = (double)vals[idx];
-			cur->n++;
-		}
+		series = xrealloc(series, (*nr_seriesp + 1) * sizeof(*series));
+		memset(&series[*nr_seriesp], 0, sizeof(*series));
+		series[*nr_seriesp].pid = pids[k];
+		if (print_percentiles(out, vals, nr, d,
+				      &series[(*nr_seriesp)++]))
+			rc = -EINVAL;
 	}
 	free(vals);
 	free(pids);
 	*seriesp = series;
-	*nr_seriesp = nr_series;
 	return rc;
 }
 
-/* ------------------------------------------------------------ commands */
+static void series_free(struct plot_series *s, size_t nr)
+{
+	size_t k;
 
-static const char report_usage[] =
-"usage: damo report TYPE [OPTIONS]\n"
-"\n"
-"Report the contents of a record file made by `damo record`.\n"
-"\n"
-"types:\n"
-"  raw          the record as text\n"
-"  heats        the access frequency over time and address, as\n"
-"               \"<time> <address> <heat>\" lines (or --guide)\n"
-"  wss          distribution of the working set size\n"
-"  nr_regions   distribution of the number of regions\n"
-"  heatmap      the heats as an image (-o FILE.png) or on the terminal\n"
-"\n"
-"common option: -i, --input FILE (default " DAMO_DEFAULT_RECORD ")\n"
-"Run `damo report TYPE --help` for the options of each type.\n";
+	for (k = 0; k < nr; k++) {
+		free(s[k].x);
+		free(s[k].y);
+	}
+	free(s);
+}
+
+/* ------------------------------------------------------------ usage */
 
 static const char heats_usage[] =
 "usage: damo report heats [OPTIONS]\n"
@@ -584,305 +361,268 @@ static const char raw_usage[] =
 "\n"
 "  -i, --input FILE     record file (default " DAMO_DEFAULT_RECORD ")\n";
 
-static int parse_int_opt(const char *name, const char *s, int *v)
-{
-	uint64_t u;
+/* ------------------------------------------------------------ heats, heatmap */
 
-	if (parse_u64(s, &u) || u > 1000000) {
-		damo_err("%s: '%s' is not a number in 1..1000000", name, s);
-		return -EINVAL;
-	}
-	*v = (int)u;
-	return 0;
-}
+static const struct num_rule pid_rule = { "a pid", false, 0, UINT64_MAX };
+static const struct num_rule res_rule = {
+	"a number in 1.." STR(MAX_RESOLUTION), false, 1, MAX_RESOLUTION,
+};
+static const struct num_rule time_rule = {
+	"a time in ns", true, 0, INT64_MAX,
+};
+static const struct num_rule addr_rule = {
+	"an address", true, 0, UINT64_MAX,
+};
 
-static int parse_time_opt(const char *name, const char *s, int64_t *v)
-{
-	uint64_t u;
-
-	if (parse_u64_any(s, &u) || u > INT64_MAX) {
-		damo_err("%s: '%s' is not a time in ns", name, s);
-		return -EINVAL;
-	}
-	*v = (int64_t)u;
-	return 0;
-}
-
-static int parse_addr_opt(const char *name, const char *s, uint64_t *v)
-{
-	if (parse_u64_any(s, v)) {
-		damo_err("%s: '%s' is not an address", name, s);
-		return -EINVAL;
-	}
-	return 0;
-}
+struct heats_opts {
+	const char *input, *png, *title;
+	struct heats_args a;
+	bool has_tres, has_ares;
+	bool guide, term, color;
+};
 
 static int term_width(void)
 {
 	struct winsize ws;
 	const char *c = getenv("COLUMNS");
 
-	if (c && atoi(c) > 20)
+	if (c && atoi(c) > MIN_TERM_WIDTH)
 		return atoi(c);
-	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 20)
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > MIN_TERM_WIDTH)
 		return ws.ws_col;
-	return 80;
+	return DEFAULT_TERM_WIDTH;
 }
 
-enum { OPT_PID = 256, OPT_TRES, OPT_ARES, OPT_TMIN, OPT_TMAX, OPT_AMIN,
-	OPT_AMAX, OPT_GUIDE, OPT_TERM, OPT_NOCOLOR, OPT_COLOR, OPT_TITLE, OPT_SKIP,
-	OPT_HEATMAP };
-
-static int report_heats(int argc, char **argv, bool heatmap)
+/* The time bins of a heatmap as wide as the terminal. */
+static int term_tres(void)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "tres", required_argument, NULL, OPT_TRES },
-		{ "ares", required_argument, NULL, OPT_ARES },
-		{ "tmin", required_argument, NULL, OPT_TMIN },
-		{ "tmax", required_argument, NULL, OPT_TMAX },
-		{ "amin", required_argument, NULL, OPT_AMIN },
-		{ "amax", required_argument, NULL, OPT_AMAX },
-		{ "guide", no_argument, NULL, OPT_GUIDE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "heatmap", required_argument, NULL, OPT_HEATMAP },
-		{ "term", no_argument, NULL, OPT_TERM },
-		{ "no-color", no_argument, NULL, OPT_NOCOLOR },
-		{ "color", no_argument, NULL, OPT_COLOR },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *input = DAMO_DEFAULT_RECORD, *png = NULL, *title = NULL;
-	struct heats_args a = { 0 };
-	bool guide = false, term = false;
-	bool color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	bool has_tres = false, has_ares = false;
-	struct record rec;
-	struct heats h;
-	uint64_t u;
-	int c, rc;
+	return term_width() - HEATMAP_TERM_LEFT;
+}
 
-	while ((c = getopt_long(argc, argv, "i:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case OPT_PID:
-			if (parse_u64(optarg, &u)) {
-				damo_err("--pid: '%s' is not a pid", optarg);
-				return 1;
-			}
-			a.pid = u;
-			a.has_pid = true;
-			break;
-		case OPT_TRES:
-			if (parse_int_opt("--tres", optarg, &a.tres) || !a.tres)
-				return 1;
-			has_tres = true;
-			break;
-		case OPT_ARES:
-			if (parse_int_opt("--ares", optarg, &a.ares) || !a.ares)
-				return 1;
-			has_ares = true;
-			break;
-		case OPT_TMIN:
-			if (parse_time_opt("--tmin", optarg, &a.tmin))
-				return 1;
-			a.has_tmin = true;
-			break;
-		case OPT_TMAX:
-			if (parse_time_opt("--tmax", optarg, &a.tmax))
-				return 1;
-			a.has_tmax = true;
-			break;
-		case OPT_AMIN:
-			if (parse_addr_opt("--amin", optarg, &a.amin))
-				return 1;
-			a.has_amin = true;
-			break;
-		case OPT_AMAX:
-			if (parse_addr_opt("--amax", optarg, &a.amax))
-				return 1;
-			a.has_amax = true;
-			break;
-		case OPT_GUIDE:
-			guide = true;
-			break;
-		case 'o':
-		case OPT_HEATMAP:
-			png = optarg;
-			break;
-		case OPT_TERM:
-			term = true;
-			break;
-		case OPT_NOCOLOR:
-			color = false;
-			break;
-		case OPT_COLOR:
-			color = true;
-			break;
-		case OPT_TITLE:
-			title = optarg;
-			break;
-		case 'h':
-			fputs(heats_usage, stdout);
-			return 0;
-		default:
-			fputs(heats_usage, stderr);
-			return 1;
-		}
-	}
+/* The options of heats and heatmap; OPTS_GO_ON or the exit status. */
+static int heats_parse(int argc, char **argv, bool heatmap,
+		       struct heats_opts *o)
+{
+	struct heats_args *a = &o->a;
+	const struct damo_opt opts[] = {
+		OPT_STRING('i', "input", &o->input),
+		OPT_U64(0, "pid", &a->pid, &pid_rule, &a->has_pid),
+		OPT_INT(0, "tres", &a->tres, &res_rule, &o->has_tres),
+		OPT_INT(0, "ares", &a->ares, &res_rule, &o->has_ares),
+		OPT_I64(0, "tmin", &a->tmin, &time_rule, &a->has_tmin),
+		OPT_I64(0, "tmax", &a->tmax, &time_rule, &a->has_tmax),
+		OPT_U64(0, "amin", &a->amin, &addr_rule, &a->has_amin),
+		OPT_U64(0, "amax", &a->amax, &addr_rule, &a->has_amax),
+		OPT_SET(0, "guide", &o->guide),
+		OPT_STRING('o', "output", &o->png),
+		OPT_STRING(0, "heatmap", &o->png),	/* the seed's name */
+		OPT_SET(0, "term", &o->term),
+		OPT_CLEAR(0, "no-color", &o->color),
+		OPT_SET(0, "color", &o->color),
+		OPT_STRING(0, "title", &o->title),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	int r;
+
+	r = opts_parse(argc, argv, opts, heats_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
 	if (extra_args(argc, argv))
 		return 1;
-	if (!heatmap && (term || title)) {
+	if (!heatmap && (o->term || o->title)) {
 		damo_err("--term and --title are for `damo report heatmap`");
 		return 1;
 	}
-	if (heatmap && !png)
-		term = true;
-	if (!has_tres)
-		a.tres = term && !png ? term_width() - 16 : 500;
-	if (!has_ares)
-		a.ares = term && !png ? 20 : 500;
+	if (heatmap && !o->png)
+		o->term = true;
+	if (!o->has_tres)
+		a->tres = o->term && !o->png ? term_tres() : DEFAULT_RESOLUTION;
+	if (!o->has_ares)
+		a->ares = o->term && !o->png ? HEATMAP_TERM_ARES :
+			DEFAULT_RESOLUTION;
+	return OPTS_GO_ON;
+}
 
-	if (rec_load(input, &rec))
-		return 1;
-	if (guide) {
-		struct guide *g;
-		size_t nr;
+/*
+ * The terminal heatmap, at the resolution of the PNG drawn beside it if
+ * the user gave one, else recomputed at the terminal's.
+ */
+static int heatmap_to_term(const struct heats_opts *o, const struct heats *h)
+{
+	struct heats_args a = o->a;
+	struct record rec;
+	struct heats ht;
+	int rc;
 
-		guides_of(&rec, &g, &nr);
-		print_guides(stdout, g, nr);
-		guides_free(g, nr);
-		rec_free(&rec);
+	if (o->has_tres || o->has_ares || !o->png) {
+		heatmap_term(stdout, h, o->color);
 		return 0;
 	}
-	rc = heats_compute(&rec, &a, &h);
+	if (rec_load(o->input, &rec))
+		return -EINVAL;
+	a.tres = term_tres();
+	a.ares = HEATMAP_TERM_ARES;
+	rc = heats_compute(&rec, &a, &ht);
 	rec_free(&rec);
 	if (rc)
-		return 1;
-	if (!heatmap && !png) {
-		print_heats(stdout, &h);
-	} else {
-		if (png) {
-			char *t = title ? xstrdup(title) :
-				xasprintf("DAMON heatmap: %s, pid %llu", input,
-					  (unsigned long long)h.pid);
+		return rc;
+	heatmap_term(stdout, &ht, o->color);
+	heats_free(&ht);
+	return 0;
+}
 
-			rc = heatmap_png(&h, png, t);
-			free(t);
-		}
-		if (!rc && term) {
-			if (has_tres || has_ares || !png) {
-				heatmap_term(stdout, &h, color);
-			} else {
-				/* the PNG's resolution is too fine for a terminal */
-				struct heats ht;
+static int heatmap_out(const struct heats_opts *o, const struct heats *h)
+{
+	char *title;
+	int rc = 0;
 
-				heats_free(&h);
-				if (rec_load(input, &rec))
-					return 1;
-				a.tres = term_width() - 16;
-				a.ares = 20;
-				rc = heats_compute(&rec, &a, &ht);
-				rec_free(&rec);
-				if (rc)
-					return 1;
-				heatmap_term(stdout, &ht, color);
-				heats_free(&ht);
-				return 0;
-			}
-		}
+	if (o->png) {
+		title = o->title ? xstrdup(o->title) :
+			xasprintf("DAMON heatmap: %s, pid %llu", o->input,
+				  (unsigned long long)h->pid);
+		rc = heatmap_png(h, o->png, title);
+		free(title);
 	}
+	if (!rc && o->term)
+		rc = heatmap_to_term(o, h);
+	return rc;
+}
+
+static int report_guide(const struct record *rec)
+{
+	struct guide *g;
+	size_t nr;
+
+	guides_of(rec, &g, &nr);
+	print_guides(stdout, g, nr);
+	guides_free(g, nr);
+	return 0;
+}
+
+static int report_heats_as(int argc, char **argv, bool heatmap)
+{
+	struct heats_opts o = {
+		.input = DAMO_DEFAULT_RECORD,
+		.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+	};
+	struct record rec;
+	struct heats h;
+	int rc;
+
+	rc = heats_parse(argc, argv, heatmap, &o);
+	if (rc != OPTS_GO_ON)
+		return rc;
+	if (rec_load(o.input, &rec))
+		return 1;
+	if (o.guide)
+		rc = report_guide(&rec);
+	else
+		rc = heats_compute(&rec, &o.a, &h);
+	rec_free(&rec);
+	if (rc || o.guide)
+		return rc ? 1 : 0;
+	if (!heatmap && !o.png)
+		print_heats(stdout, &h);
+	else
+		rc = heatmap_out(&o, &h);
 	heats_free(&h);
 	return rc ? 1 : 0;
 }
 
-static int report_dist(int argc, char **argv, enum dist_metric m)
+static int report_heats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "sortby", required_argument, NULL, 's' },
-		{ "skip", required_argument, NULL, OPT_SKIP },
-		{ "plot", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct dist_args d = { 0, 101, 25, true, 20 };
-	const char *input = DAMO_DEFAULT_RECORD, *plot = NULL;
-	struct plot_series *series;
-	size_t nr_series, k;
-	struct record rec;
-	long v[3];
-	uint64_t u;
-	int c, i, rc;
+	return report_heats_as(argc, argv, false);
+}
 
-	while ((c = getopt_long(argc, argv, "+i:r:s:p:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'r':
-			/* three values: this one and the next two arguments */
-			if (optind + 1 >= argc) {
-				damo_err("--range needs START STOP STEP");
-				return 1;
-			}
-			for (i = 0; i < 3; i++) {
-				const char *s = i ? argv[optind + i - 1] : optarg;
-				char *end;
+static int report_heatmap(int argc, char **argv)
+{
+	return report_heats_as(argc, argv, true);
+}
 
-				v[i] = strtol(s, &end, 10);
-				if (!*s || *end || v[i] < -1000 || v[i] > 1000) {
-					damo_err("--range: '%s' is not a percentile", s);
-					return 1;
-				}
-			}
-			optind += 2;
-			if (!v[2]) {
-				damo_err("--range: STEP must not be 0");
-				return 1;
-			}
-			d.start = v[0];
-			d.stop = v[1];
-			d.step = v[2];
-			break;
-		case 's':
-			if (!strcmp(optarg, "size")) {
-				d.sort = true;
-			} else if (!strcmp(optarg, "time")) {
-				d.sort = false;
-			} else {
-				damo_err("--sortby: '%s' is neither size nor time",
-					 optarg);
-				return 1;
-			}
-			break;
-		case OPT_SKIP:
-			if (parse_u64(optarg, &u)) {
-				damo_err("--skip: '%s' is not a number", optarg);
-				return 1;
-			}
-			d.skip = u;
-			break;
-		case 'p':
-			plot = optarg;
-			break;
-		case 'h':
-			fputs(dist_usage, stdout);
-			return 0;
-		default:
-			fputs(dist_usage, stderr);
-			return 1;
+/* ------------------------------------------------------------ wss, nr_regions */
+
+/* --range START STOP STEP: the percentiles range(START, STOP, STEP) */
+enum { RANGE_START, RANGE_STOP, RANGE_STEP, NR_RANGE_VALUES };
+#define RANGE_VALUE_MAX		1000
+
+/* --range: optarg and the two arguments after it. */
+static int opt_range(const struct damo_opt *o, const char *arg, int argc,
+		     char **argv)
+{
+	struct dist_args *d = o->value;
+	long v[NR_RANGE_VALUES];
+	const char *s;
+	char *end;
+	int i;
+
+	if (argc - optind < NR_RANGE_VALUES - 1) {
+		damo_err("--range needs START STOP STEP");
+		return -EINVAL;
+	}
+	for (i = 0; i < NR_RANGE_VALUES; i++) {
+		s = i ? argv[optind + i - 1] : arg;
+		v[i] = strtol(s, &end, 10);
+		if (!*s || *end || v[i] < -RANGE_VALUE_MAX ||
+		    v[i] > RANGE_VALUE_MAX) {
+			damo_err("--range: '%s' is not a percentile", s);
+			return -EINVAL;
 		}
 	}
-	if (extra_args(argc, argv))
-		return 1;
-	if (rec_load(input, &rec))
-		return 1;
+	optind += NR_RANGE_VALUES - 1;
+	if (!v[RANGE_STEP]) {
+		damo_err("--range: STEP must not be 0");
+		return -EINVAL;
+	}
+	d->start = v[RANGE_START];
+	d->stop = v[RANGE_STOP];
+	d->step = v[RANGE_STEP];
+	return 0;
+}
+
+static int opt_sortby(const struct damo_opt *o, const char *arg, int argc,
+		      char **argv)
+{
+	bool *sort = o->value;
+
+	(void)argc;
+	(void)argv;
+	if (!strcmp(arg, "size") || !strcmp(arg, "time")) {
+		*sort = !strcmp(arg, "size");
+		return 0;
+	}
+	damo_err("--sortby: '%s' is neither size nor time", arg);
+	return -EINVAL;
+}
+
+static const struct num_rule count_rule = { "a number", false, 0, UINT64_MAX };
+
+static int report_dist(int argc, char **argv, enum dist_metric m)
+{
+	struct dist_args d = {
+		.start = DIST_DEFAULT_START, .stop = DIST_DEFAULT_STOP,
+		.step = DIST_DEFAULT_STEP, .sort = true,
+		.skip = DIST_DEFAULT_SKIP,
+	};
+	const char *input = DAMO_DEFAULT_RECORD, *plot = NULL;
+	const struct damo_opt opts[] = {
+		OPT_STRING('i', "input", &input),
+		OPT_CALL('r', "range", &d, opt_range),
+		OPT_CALL('s', "sortby", &d.sort, opt_sortby),
+		OPT_U64(0, "skip", &d.skip, &count_rule, NULL),
+		OPT_STRING('p', "plot", &plot),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	struct plot_series *series;
+	struct record rec;
+	size_t nr_series;
+	int rc;
+
+	/* in order: --range takes the two arguments after its own */
+	rc = parse_and_load(argc, argv, opts, dist_usage, true, &input, &rec);
+	if (rc != OPTS_GO_ON)
+		return rc;
 	rc = print_dist(stdout, &rec, m, &d, &series, &nr_series);
 	rec_free(&rec);
 	if (!rc && plot)
@@ -892,74 +632,71 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 			      "number of regions",
 			      m == DIST_WSS ? "DAMON: working set size" :
 			      "DAMON: number of regions");
-	for (k = 0; k < nr_series; k++) {
-		free(series[k].x);
-		free(series[k].y);
-	}
-	free(series);
+	series_free(series, nr_series);
 	return rc ? 1 : 0;
 }
 
+static int report_wss(int argc, char **argv)
+{
+	return report_dist(argc, argv, DIST_WSS);
+}
+
+static int report_nr_regions(int argc, char **argv)
+{
+	return report_dist(argc, argv, DIST_NR_REGIONS);
+}
+
+/* ------------------------------------------------------------ raw */
+
 static int report_raw(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *input = DAMO_DEFAULT_RECORD;
+	const struct damo_opt opts[] = {
+		OPT_STRING('i', "input", &input),
+		OPT_HELP(),
+		OPT_END(),
+	};
 	struct record rec;
-	int c;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'h':
-			fputs(raw_usage, stdout);
-			return 0;
-		default:
-			fputs(raw_usage, stderr);
-			return 1;
-		}
-	}
-	if (extra_args(argc, argv))
-		return 1;
-	if (rec_load(input, &rec))
-		return 1;
+	rc = parse_and_load(argc, argv, opts, raw_usage, false, &input, &rec);
+	if (rc != OPTS_GO_ON)
+		return rc;
 	print_raw(stdout, &rec);
 	rec_free(&rec);
 	return 0;
 }
 
+/* ------------------------------------------------------------ the types */
+
+static const struct damo_cmd report_types[] = {
+	{ "raw", report_raw, "the record as text" },
+	{ "heats", report_heats,
+	  "the access frequency over time and address, as\n"
+	  "\"<time> <address> <heat>\" lines (or --guide)" },
+	{ "wss", report_wss, "distribution of the working set size" },
+	{ "nr_regions", report_nr_regions,
+	  "distribution of the number of regions" },
+	{ "heatmap", report_heatmap,
+	  "the heats as an image (-o FILE.png) or on the terminal" },
+};
+
+static const char report_head[] =
+"usage: damo report TYPE [OPTIONS]\n"
+"\n"
+"Report the contents of a record file made by `damo record`.\n"
+"\n"
+"types:\n";
+
+static const char report_foot[] =
+"\n"
+"common option: -i, --input FILE (default " DAMO_DEFAULT_RECORD ")\n"
+"Run `damo report TYPE --help` for the options of each type.\n";
+
+static const struct cmd_group report_group =
+	CMD_GROUP("report type", report_types, report_head, report_foot);
+
 int cmd_report(int argc, char **argv)
 {
-	const char *type;
-
-	if (argc < 2) {
-		fputs(report_usage, stderr);
-		return 1;
-	}
-	type = argv[1];
-	argc--;
-	argv++;
-	optind = 1;
-	if (!strcmp(type, "-h") || !strcmp(type, "--help")) {
-		fputs(report_usage, stdout);
-		return 0;
-	}
-	if (!strcmp(type, "raw"))
-		return report_raw(argc, argv);
-	if (!strcmp(type, "heats"))
-		return report_heats(argc, argv, false);
-	if (!strcmp(type, "heatmap"))
-		return report_heats(argc, argv, true);
-	if (!strcmp(type, "wss"))
-		return report_dist(argc, argv, DIST_WSS);
-	if (!strcmp(type, "nr_regions"))
-		return report_dist(argc, argv, DIST_NR_REGIONS);
-	damo_err("unknown report type '%s'", type);
-	fputs(report_usage, stderr);
-	return 1;
+	return cmd_dispatch(&report_group, argc, argv);
 }

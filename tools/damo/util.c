@@ -40,10 +40,13 @@ void damo_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Out of memory: not a command's failure (1), so another status. */
+#define EXIT_NO_MEMORY		2
+
 static void oom(void)
 {
 	fprintf(stderr, "%s: out of memory\n", damo_prog);
-	exit(2);
+	exit(EXIT_NO_MEMORY);
 }
 
 void *xmalloc(size_t sz)
@@ -116,6 +119,9 @@ int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+#define U64_BITS		64
+#define HEX_DIGIT_BITS		4
+
 int parse_u64_any(const char *s, uint64_t *v)
 {
 	uint64_t r = 0;
@@ -131,9 +137,10 @@ int parse_u64_any(const char *s, uint64_t *v)
 			return -EINVAL;
 		d = isdigit((unsigned char)*s) ? *s - '0' :
 			tolower((unsigned char)*s) - 'a' + 10;
-		if (r >> 60)
+		/* the top digit is taken: one more would overflow */
+		if (r >> (U64_BITS - HEX_DIGIT_BITS))
 			return -ERANGE;
-		r = r << 4 | d;
+		r = r << HEX_DIGIT_BITS | d;
 	}
 	*v = r;
 	return 0;
@@ -144,6 +151,21 @@ const char *cfs_root(void)
 	const char *r = getenv("DAMO_CONFIGFS");
 
 	return r && *r ? r : DAMO_CONFIGFS;
+}
+
+int cfs_check(void)
+{
+	char *p = xasprintf("%s/contexts", cfs_root());
+	struct stat st;
+	int r = 0;
+
+	if (stat(p, &st) || !S_ISDIR(st.st_mode)) {
+		damo_err("%s: %s (is configfs mounted, and the kernel built with CONFIG_DAMON_CONFIGFS?)",
+			 p, strerror(errno ? errno : ENOTDIR));
+		r = -1;
+	}
+	free(p);
+	return r;
 }
 
 int read_attr(const char *path, char *buf, size_t size)
@@ -186,9 +208,35 @@ int write_attr(const char *path, const char *value)
 	return (size_t)n == (len ? len : 1) ? 0 : -EIO;
 }
 
+/* Room for this much first, then twice as much each time. */
+#define READ_FIRST_ALLOC	4096
+
+int set_attr(const char *dir, const char *name, const char *value)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int r = write_attr(p, value);
+
+	if (r)
+		damo_err("writing '%s' to %s: %s", value, p, strerror(-r));
+	free(p);
+	return r;
+}
+
+int get_attr(const char *dir, const char *name, char *buf,
+		    size_t len)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int r = read_attr(p, buf, len);
+
+	if (r)
+		damo_err("reading %s: %s", p, strerror(-r));
+	free(p);
+	return r;
+}
+
 int read_whole(const char *path, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 4096;
+	size_t len = 0, cap = READ_FIRST_ALLOC;
 	char *buf;
 	ssize_t n;
 	int fd, err;

@@ -286,6 +286,93 @@ test_help() {
 	expect_fail "usage: damo COMMAND" "$DAMO"
 }
 
+# The command lists are generated from damo's command tables: pin the text.
+test_usage_text() {
+	"$DAMO" --help > "$T/out"
+	diff -u - "$T/out" <<'EOF'
+usage: damo COMMAND [OPTIONS]
+
+The user-space tool of DAMON's configfs interface (/sys/kernel/config/damon).
+
+commands:
+  record    monitor a process and write a record file
+  report    report a record: raw, heats, wss, nr_regions, heatmap
+  save      write the whole configfs tree to a file
+  restore   rebuild the configfs tree from a file
+  clear     turn everything off and remove the whole tree
+
+Run `damo COMMAND --help` for a command's options; man damo for more.
+EOF
+	"$DAMO" help | cmp - "$T/out"
+	"$DAMO" -h | cmp - "$T/out"
+	"$DAMO" report --help > "$T/out"
+	diff -u - "$T/out" <<'EOF'
+usage: damo report TYPE [OPTIONS]
+
+Report the contents of a record file made by `damo record`.
+
+types:
+  raw          the record as text
+  heats        the access frequency over time and address, as
+               "<time> <address> <heat>" lines (or --guide)
+  wss          distribution of the working set size
+  nr_regions   distribution of the number of regions
+  heatmap      the heats as an image (-o FILE.png) or on the terminal
+
+common option: -i, --input FILE (default damon.data)
+Run `damo report TYPE --help` for the options of each type.
+EOF
+	# without a type: the same text, on stderr, and exit 1
+	local rc=0
+	"$DAMO" report > "$T/out2" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] && cmp "$T/out" "$T/out2"
+	expect_fail "unknown report type 'x'" "$DAMO" report x
+	# an unknown option: getopt's message and the command's usage
+	expect_fail "usage: damo report heats" "$DAMO" report heats --bogus
+	expect_fail "usage: damo save" "$DAMO" save --bogus
+}
+
+# Every kind of option argument, and what each command says of operands.
+test_option_errors() {
+	local s=$T/simple.data
+	expect_fail "--pid: 'x' is not a pid" "$DAMO" report heats -i "$s" --pid x
+	expect_fail "--tmin: '-1' is not a time in ns" \
+		"$DAMO" report heats -i "$s" --tmin -1
+	expect_fail "--tmax: '9223372036854775808' is not a time in ns" \
+		"$DAMO" report heats -i "$s" --tmax 9223372036854775808
+	expect_fail "--ares: '1000001' is not a number in 1..1000000" \
+		"$DAMO" report heats -i "$s" --ares 1000001
+	expect_fail "--tres: '0' is not a number in 1..1000000" \
+		"$DAMO" report heatmap -i "$s" --tres 0
+	expect_fail "--amax: 'x' is not an address" \
+		"$DAMO" report heatmap -i "$s" --amax x
+	expect_fail "--term and --title are for \`damo report heatmap\`" \
+		"$DAMO" report heats -i "$s" --term
+	expect_fail "--skip: 'x' is not a number" "$DAMO" report wss -i "$s" --skip x
+	expect_fail "--range: 'x' is not a percentile" \
+		"$DAMO" report wss -i "$s" -r 0 x 5
+	expect_fail "--range: '1001' is not a percentile" \
+		"$DAMO" report nr_regions -i "$s" -r 0 1001 5
+	expect_fail "unexpected argument 'extra'" "$DAMO" report raw -i "$s" extra
+	expect_fail "unexpected argument 'extra'" "$DAMO" report wss extra -i "$s"
+	# heats takes its options after an operand too (getopt permutes)
+	expect_fail "unexpected argument 'extra'" "$DAMO" report heats extra -i "$s"
+	expect_fail "--wait: '86401' is not a number of seconds" \
+		"$DAMO" restore --wait 86401
+	expect_fail "--rbuf: 'x' is not a decimal number" "$DAMO" record -l x true
+	expect_fail "max_nr_regions: 'x' is not a decimal number" \
+		"$DAMO" record -m x true
+	expect_fail "min_nr_regions: '' is not a decimal number" \
+		"$DAMO" record --minr= true
+	expect_fail "save: too many arguments" "$DAMO" save a b
+	expect_fail "restore: too many arguments" "$DAMO" restore a b
+	expect_fail "clear takes no arguments" "$DAMO" clear x
+	# record stops at its target: what follows is the command's
+	DAMO_CONFIGFS=$T/nothing expect_fail "$T/nothing/contexts" \
+		"$DAMO" record -o "$T/r.data" true -s abc
+	[ ! -e "$T/r.data" ]
+}
+
 # ------------------------------------------------------------ configfs
 
 # A stand-in configfs root: enough for the checks that come before any
@@ -435,6 +522,8 @@ t "report heatmap -o and wss/nr_regions --plot: PNGs" test_heatmap_png
 t "report: errors name the file, option or value" test_report_errors
 t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
+t "usage texts: the command and report type lists" test_usage_text
+t "option arguments: every kind's error; operands" test_option_errors
 t "no configfs: a clear message, nothing written" test_no_configfs
 t "restore --dry-run: checks, resolves, prints the writes in order" test_restore_dry_run
 t "save: the file format, and read errors name the file" test_save_standin

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <cairo.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -504,6 +505,8 @@ static int test_conf_parse_errors(void)
 		{ "context a/b {\n}\n", "line 1: 'a/b' is not a valid context name" },
 		{ "context .x {\n}\n", "line 1: '.x' is not a valid context name" },
 		{ "context a b {\n}\n", "line 1: 'a b' is not a valid context name" },
+		{ "context a\x7f {\n}\n", "line 1: 'a\x7f' is not a valid context name" },
+		{ "context a\x01b {\n}\n", "line 1: 'a\x01b' is not a valid context name" },
 		{ "context a {\n}\ncontext a {\n}\n", "line 3: context a is already defined on line 1" },
 		{ "context a {\n\tsample_us 1\n\tsample_us 2\n}\n", "line 3: 'sample_us' is already set on line 2" },
 		{ "context a {\n\tscheme s {\n\t\tquotas q {\n\t\t}\n\t}\n}\n", "line 3: 'quotas' takes no name" },
@@ -675,6 +678,135 @@ static int test_resolve(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------ cmdline */
+
+static int seen_argc;
+static const char *seen_name;
+
+static int fake_cmd(int argc, char **argv)
+{
+	seen_argc = argc;
+	seen_name = argv[0];
+	return 7;
+}
+
+/* The usage text comes from the table; dispatch finds hidden names too. */
+static int test_cmd_table(void)
+{
+	static const struct damo_cmd cmds[] = {
+		{ "one", fake_cmd, "the first" },
+		{ "second", fake_cmd, "two lines:\nthe second" },
+		{ "--hidden", fake_cmd, NULL },
+	};
+	static const struct cmd_group g = {
+		"thing", cmds, ARRAY_SIZE(cmds), "# head\n", "# foot\n",
+	};
+	char *argv[] = { "prog", "--hidden", "arg", NULL };
+	char *bad[] = { "prog", "three", NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f);
+	cmd_usage(f, &g);
+	fclose(f);
+	/* names padded to the longest listed one and three spaces */
+	CHECK(!strcmp(buf, "# head\n"
+		      "  one      the first\n"
+		      "  second   two lines:\n"
+		      "           the second\n"
+		      "# foot\n"));
+	free(buf);
+	CHECK(cmd_find(&g, "second") == &cmds[1]);
+	CHECK(!cmd_find(&g, "sec"));
+	CHECK(cmd_dispatch(&g, 3, argv) == 7);
+	CHECK(seen_argc == 2 && !strcmp(seen_name, "--hidden"));
+	CHECK(cmd_dispatch(&g, 2, bad) == 1);
+	CHECK(cmd_dispatch(&g, 1, bad) == 1);
+	return 0;
+}
+
+/* OPT_CALL: the argument and the next one, as --range takes three. */
+static int take_pair(const struct damo_opt *o, const char *arg, int argc,
+		     char **argv)
+{
+	if (optind >= argc)
+		return -EINVAL;
+	snprintf(o->value, 32, "%s+%s", arg, argv[optind++]);
+	return 0;
+}
+
+struct parsed {
+	const char *str;
+	bool set, clear;
+	uint64_t u;
+	int64_t i;
+	int n;
+	bool u_given, n_given;
+	char pair[32];
+};
+
+static int parse_with(struct parsed *p, char **argv, bool in_order)
+{
+	static const struct num_rule any = { "a number", true, 0, UINT64_MAX };
+	static const struct num_rule few = { "1..9", false, 1, 9 };
+	int argc = 0;
+	struct damo_opt opts[] = {
+		OPT_STRING('s', "str", &p->str),
+		OPT_SET('y', "yes", &p->set),
+		OPT_CLEAR(0, "no", &p->clear),
+		OPT_U64('u', "u64", &p->u, &any, &p->u_given),
+		OPT_I64(0, "i64", &p->i, &any, NULL),
+		OPT_INT('n', "int", &p->n, &few, &p->n_given),
+		OPT_CALL('p', "pair", p->pair, take_pair),
+		/* a TAP comment, as it goes to stdout */
+		{ .name = "help", .letter = 'h', .kind = OPTK_HELP },
+		OPT_END(),
+	};
+
+	while (argv[argc])
+		argc++;
+	memset(p, 0, sizeof(*p));
+	p->clear = true;
+	return opts_parse(argc, argv, opts, "# usage\n", in_order);
+}
+
+static int test_opts_parse(void)
+{
+	char *all[] = { "cmd", "-s", "x", "--yes", "--no", "-u", "0x10",
+			"--i64=12", "-n", "9", "op", "-p", "a", "b", NULL };
+	char *order[] = { "cmd", "op", "-y", NULL };
+	char *err1[] = { "cmd", "-n", "0", NULL };
+	char *err2[] = { "cmd", "--u64", "1x", NULL };
+	char *err3[] = { "cmd", "--what", NULL };
+	char *err4[] = { "cmd", "-p", "a", NULL };
+	char *help[] = { "cmd", "-y", "-h", "-n", "x", NULL };
+	struct damo_opt labelled = { .name = "x", .label = "x_us" };
+	struct damo_opt plain = { .name = "x" };
+	struct parsed p;
+
+	CHECK(parse_with(&p, all, false) == OPTS_GO_ON);
+	CHECK(!strcmp(p.str, "x") && p.set && !p.clear);
+	CHECK(p.u == 16 && p.u_given && p.i == 12 && p.n == 9 && p.n_given);
+	CHECK(!strcmp(p.pair, "a+b"));
+	/* getopt permuted the operand behind the options */
+	CHECK(optind == 13 && !strcmp(all[optind], "op"));
+	/* in order: options end at the first operand; parsing starts afresh */
+	CHECK(parse_with(&p, order, true) == OPTS_GO_ON);
+	CHECK(optind == 1 && !p.set);
+	CHECK(parse_with(&p, order, false) == OPTS_GO_ON && p.set);
+	/* bad values: exit status 1, nothing taken as given */
+	CHECK(parse_with(&p, err1, false) == 1 && !p.n_given);
+	CHECK(parse_with(&p, err2, false) == 1 && !p.u_given);
+	CHECK(parse_with(&p, err3, false) == 1);
+	CHECK(parse_with(&p, err4, false) == 1);
+	/* --help: exit status 0, what follows is not looked at */
+	CHECK(parse_with(&p, help, false) == 0 && p.set && !p.n_given);
+	CHECK(!strcmp(opt_label(&labelled), "x_us"));
+	CHECK(!strcmp(opt_label(&plain), "--x"));
+	return 0;
+}
+
 /* ------------------------------------------------------------ heatmap */
 
 static int test_heatmap_png(void)
@@ -743,6 +875,8 @@ int main(int argc, char **argv)
 	run("conf: every class of invalid value and relation", test_conf_validate_errors);
 	run("targets: command and unit resolution on a fake /proc", test_resolve);
 	run("heatmap: PNG size and colours", test_heatmap_png);
+	run("cmdline: the usage list and dispatch from a command table", test_cmd_table);
+	run("cmdline: every kind of option in a table; order; errors", test_opts_parse);
 	printf("# unit: %d passed, %d failed\n", passed, failed);
 	f = fopen(argv[1], "w");
 	if (!f) {

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * damo save: the whole configfs tree to a file, replaced atomically.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "damo.h"
+
+static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
+{
+	const char *const *a;
+	char buf[CFS_ATTR_MAX];
+
+	for (a = conf_kind_attrs(n->kind); *a; a++) {
+		if (n->kind == CK_TARGET && strcmp(*a, "pid"))
+			continue;
+		if (n->kind == CK_CONTEXT && !strcmp(*a, "state") &&
+		    !with_state)
+			continue;
+		if (get_attr(dir, *a, buf, sizeof(buf)))
+			return -1;
+		if (n->kind == CK_TARGET && !strcmp(buf, "-1"))
+			continue;	/* no pid set */
+		conf_set(n, *a, buf, 0);
+	}
+	return 0;
+}
+
+/* Named children of kind k under dir/<kind dir>, sorted by name or, for
+ * filters, in creation order (which configfs lists newest first). */
+static int save_children(struct conf_node *parent, const char *dir,
+			 enum conf_kind k, int (*fill)(struct conf_node *,
+						       const char *, bool),
+			 bool by_command)
+{
+	char *sub = xasprintf("%s/%s", dir, conf_kind_dir(k)), **names;
+	size_t nr, i;
+	int r;
+
+	r = list_dirs(sub, &names, &nr);
+	if (r) {
+		damo_err("listing %s: %s", sub, strerror(-r));
+		free(sub);
+		return -1;
+	}
+	if (k == CK_FILTER) {
+		for (i = 0; i < nr / 2; i++) {
+			char *t = names[i];
+
+			names[i] = names[nr - 1 - i];
+			names[nr - 1 - i] = t;
+		}
+	} else if (nr) {
+		qsort(names, nr, sizeof(*names), name_cmp);
+	}
+	for (i = 0; i < nr && !r; i++) {
+		struct conf_node *c = conf_add_child(parent, k, names[i], 0);
+		char *p = xasprintf("%s/%s", sub, names[i]);
+
+		r = fill(c, p, by_command);
+		free(p);
+	}
+	free_names(names, nr);
+	free(sub);
+	return r;
+}
+
+static int fill_plain(struct conf_node *n, const char *dir, bool by_command)
+{
+	(void)by_command;
+	return save_attrs(n, dir, false);
+}
+
+static int fill_target(struct conf_node *n, const char *dir, bool by_command)
+{
+	const char *pid;
+	char *cmd;
+
+	if (save_attrs(n, dir, false))
+		return -1;
+	pid = conf_get(n, "pid");
+	if (by_command && pid) {
+		cmd = proc_cmdline(DAMO_PROC, pid);
+		if (cmd && *cmd) {
+			/* a target's only attribute is its pid */
+			free(n->attrs[0].key);
+			free(n->attrs[0].value);
+			n->attrs[0].key = xstrdup("command");
+			n->attrs[0].value = cmd;
+			cmd = NULL;
+		} else {
+			damo_warn("target %s: no command line for pid %s, saving the pid",
+				  n->name, pid);
+		}
+		free(cmd);
+	}
+	return save_children(n, dir, CK_REGION, fill_plain, false);
+}
+
+static int fill_group(struct conf_node *parent, const char *dir,
+		      enum conf_kind k)
+{
+	struct conf_node *g = conf_add_child(parent, k, NULL, 0);
+	char *p = xasprintf("%s/%s", dir, conf_kind_dir(k));
+	int r = save_attrs(g, p, false);
+
+	free(p);
+	return r;
+}
+
+static int fill_scheme(struct conf_node *n, const char *dir, bool by_command)
+{
+	(void)by_command;
+	if (save_attrs(n, dir, false) ||
+	    fill_group(n, dir, CK_PATTERN) || fill_group(n, dir, CK_QUOTAS) ||
+	    fill_group(n, dir, CK_WMARKS))
+		return -1;
+	return save_children(n, dir, CK_FILTER, fill_plain, false);
+}
+
+static int fill_context(struct conf_node *n, const char *dir,
+			bool by_command)
+{
+	char buf[64];
+
+	if (save_attrs(n, dir, false) ||
+	    save_children(n, dir, CK_TARGET, fill_target, by_command) ||
+	    save_children(n, dir, CK_SCHEME, fill_scheme, false))
+		return -1;
+	if (get_attr(dir, "state", buf, sizeof(buf)))
+		return -1;
+	conf_set(n, "state", buf, 0);
+	return 0;
+}
+static const char save_usage[] =
+"usage: damo save [--by-command] [FILE]\n"
+"\n"
+"Write the whole DAMON configfs tree (contexts, targets, regions, schemes\n"
+"and their groups, and which contexts are on) to FILE (default\n"
+DAMO_DEFAULT_CONF "; '-' for standard output).  The file is replaced\n"
+"atomically.\n"
+"\n"
+"      --by-command     save targets as their command lines (\"command ...\")\n"
+"                       instead of pids, for restoring after a reboot\n";
+
+/* The configfs tree as the file's text; NULL if it cannot be read. */
+static char *tree_text(bool by_command)
+{
+	struct conf_node *root = conf_new(CK_ROOT, NULL, 0);
+	char *dir = xstrdup(cfs_root()), *text = NULL;
+
+	if (!save_children(root, dir, CK_CONTEXT, fill_context, by_command))
+		text = conf_to_string(root);
+	free(dir);
+	conf_free(root);
+	return text;
+}
+
+/* text into path through a temporary file: the old or the new, never half. */
+static int write_atomically(const char *path, const char *text)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	char *pdir = xstrdup(path);
+	FILE *f;
+	int r;
+
+	/* make /etc/damon on first use */
+	if (mkdir(dirname(pdir), DAMO_DIR_MODE) && errno != EEXIST)
+		damo_err("making %s: %s", pdir, strerror(errno));
+	free(pdir);
+	f = fopen(tmp, "w");
+	r = f ? 0 : -errno;
+	if (f) {
+		fputs(text, f);
+		if (fflush(f) || fsync(fileno(f)))
+			r = -errno;
+		if (fclose(f) && !r)
+			r = -errno;
+	}
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r) {
+		damo_err("writing %s: %s", path, strerror(-r));
+		unlink(tmp);
+	}
+	free(tmp);
+	return r;
+}
+
+int cmd_save(int argc, char **argv)
+{
+	const char *path = DAMO_DEFAULT_CONF;
+	bool by_command = false;
+	const struct damo_opt opts[] = {
+		OPT_SET(0, "by-command", &by_command),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	char *text;
+	int r;
+
+	r = opts_parse(argc, argv, opts, save_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (opts_operand(argc, argv, "save", &path) || cfs_check())
+		return 1;
+	text = tree_text(by_command);
+	if (!text)
+		return 1;
+	if (!strcmp(path, "-")) {
+		fputs(text, stdout);
+		r = fflush(stdout) ? -EIO : 0;
+	} else {
+		r = write_atomically(path, text);
+	}
+	free(text);
+	return r ? 1 : 0;
+}
