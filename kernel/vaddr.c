@@ -454,7 +454,8 @@ static bool damon_va_next_chunk(struct mm_struct *mm, unsigned long addr,
 	if (vma && vma->vm_start < end) {
 		*start_out = max(addr, vma->vm_start);
 		*end_out = min(end, vma->vm_end);
-		*anon = vma_is_anonymous(vma);
+		/* shared anonymous memory is shmem, but anonymous to users */
+		*anon = vma_is_anonymous(vma) || vma_is_anon_shmem(vma);
 		found = true;
 	}
 	mmap_read_unlock(mm);

@@ -1069,6 +1069,35 @@ tried_per_aggr() {
 	stop_verified "$p0"
 }
 
+@test "anon filter: shared anonymous memory is anonymous (MAP_SHARED|MAP_ANONYMOUS)" {
+	need_swap
+	local p0 p1 s0s s0e s1s s1e out0
+	# anonfile with "-": the second range is shared anonymous memory
+	st_start anonfile 8 8 -
+	p0=$ST_PID out0=$ST_OUT
+	read -r _ _ _ s0s s0e <<< "$ST_LINE"
+	st_start anonfile 8 8 -
+	p1=$ST_PID
+	read -r _ _ _ s1s s1e <<< "$ST_LINE"
+	monitor y "$p0"
+	scheme y s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	filter y s0 f0 anon Y
+	monitor n "$p1"
+	scheme n s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
+	filter n s0 f0 anon N
+	cfs_on y
+	cfs_on n
+	# N acts only on anonymous memory: the shared range goes...
+	wait_paged_out "$p1" "$s1s" "$s1e"
+	# ...and Y, which leaves anonymous memory alone, keeps it
+	expect_resident "$p0" "$s0s" "$s0e"
+	cfs_off y
+	cfs_off n
+	stop_verified "$p1"
+	ST_OUT=$out0
+	stop_verified "$p0"
+}
+
 @test "addr filter: matching N acts only inside the range, matching Y only outside it" {
 	need_swap
 	local mid

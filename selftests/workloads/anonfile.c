@@ -6,7 +6,7 @@
  *
  * Maps ANON_MIB MiB of private anonymous memory and, after an unmapped
  * hole, FILE_MIB MiB of the file PATH (created or truncated to that size,
- * mapped shared), writes a per-page pattern into every page of both, then
+ * mapped shared; with PATH "-", shared anonymous memory instead), writes a per-page pattern into every page of both, then
  * prints one line to stdout:
  *
  *   PID ANON_START ANON_END FILE_START FILE_END
@@ -103,6 +103,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	char *map, *anon, *file;
 	sigset_t mask, old;
+	int shared_anon;
 	int fd;
 
 	if (argc != 4)
@@ -113,8 +114,10 @@ int main(int argc, char **argv)
 	anon_pages = anon_len / page_size;
 	file_pages = file_len / page_size;
 
-	fd = open(argv[3], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)file_len)) {
+	shared_anon = !strcmp(argv[3], "-");
+	fd = shared_anon ? -1 :
+	     open(argv[3], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (!shared_anon && (fd < 0 || ftruncate(fd, (off_t)file_len))) {
 		perror("anonfile: open or truncate");
 		return 2;
 	}
@@ -129,11 +132,13 @@ int main(int argc, char **argv)
 	file = map + anon_len + HOLE;
 	if (munmap(map + anon_len, HOLE) ||
 	    mmap(file, file_len, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, fd, 0) != file) {
+		 MAP_SHARED | MAP_FIXED | (shared_anon ? MAP_ANONYMOUS : 0),
+		 fd, 0) != file) {
 		perror("anonfile: munmap or file mmap");
 		return 2;
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	madvise(anon, anon_len, MADV_NOHUGEPAGE);
 
 	memset(&sa, 0, sizeof(sa));
