@@ -129,7 +129,7 @@ span_of() {
 }
 
 @test "a commit superseded by another returns only once the newer setup is applied" {
-	local done_a=$BATS_TEST_TMPDIR/a.done n0 n1 try
+	local done_a=$BATS_TEST_TMPDIR/a.done n0 n1 try pa pb
 	cfs_start_sleeper 2
 	# One aggregation every 3 s: commits wait up to that long.
 	cfs_mkctx web 10000 3000000 3000000 10 100
@@ -139,20 +139,23 @@ span_of() {
 	for try in 1 2 3; do
 		rm -f "$done_a"
 		n0=$(cfs_nr_aggr web)
-		( echo commit > "$CFS_CTXS/web/state" && touch "$done_a" ) &
+		( echo commit > "$CFS_CTXS/web/state" && touch "$done_a" ) 3>&- &
+		pa=$!
 		st_sleep 0.3
-		( echo commit > "$CFS_CTXS/web/state" ) &
+		( echo commit > "$CFS_CTXS/web/state" ) 3>&- &
+		pb=$!
 		st_sleep 0.5
 		n1=$(cfs_nr_aggr web)
 		if [ "$n1" = "$n0" ]; then
 			# No aggregation since: nothing was applied yet.
 			[ ! -e "$done_a" ] ||
 				{ echo "the superseded commit returned before anything was applied"; return 1; }
-			wait
+			# (never a bare wait: bats' watchdog is a job too)
+			wait "$pa" "$pb" || true
 			[ -e "$done_a" ] || { echo "the superseded commit failed"; return 1; }
 			return 0
 		fi
-		wait	# an aggregation came in between: try again
+		wait "$pa" "$pb" || true	# an aggregation came in between: again
 	done
 	skip "an aggregation fell between the two commits three times in a row"
 }
