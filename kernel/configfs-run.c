@@ -418,9 +418,8 @@ static void damon_cfs_keep_ranges(struct damon_cfs_plan *plan)
 		pt->ct->live_ranges = kmemdup_array(pt->ranges, pt->nr_ranges,
 						    sizeof(*pt->ranges),
 						    GFP_KERNEL);
-		/* without a copy, the next commit refits to be safe */
-		pt->ct->nr_live_ranges = pt->ct->live_ranges || !pt->nr_ranges ?
-					 pt->nr_ranges : UINT_MAX;
+		/* without a copy, the next commit refits: that is safe */
+		pt->ct->nr_live_ranges = pt->ct->live_ranges ? pt->nr_ranges : 0;
 	}
 }
 

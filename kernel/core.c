@@ -16,10 +16,10 @@
 
 #include "internal.h"
 
-static struct kmem_cache *damon_region_cache __ro_after_init;
+static struct kmem_cache *damon_regions_slab __ro_after_init;
 
 /* Registered operations, indexed by id; an entry without ->init is empty. */
-static struct damon_operations damon_registered_ops[NR_DAMON_OPS];
+static struct damon_operations damon_ops_table[NR_DAMON_OPS];
 static DEFINE_MUTEX(damon_ops_lock);
 
 static const char * const damon_ops_names[NR_DAMON_OPS] = {
@@ -34,7 +34,7 @@ struct damon_region *damon_new_region(unsigned long start, unsigned long end)
 {
 	struct damon_region *r;
 
-	r = kmem_cache_zalloc(damon_region_cache, GFP_KERNEL);
+	r = kmem_cache_zalloc(damon_regions_slab, GFP_KERNEL);
 	if (!r)
 		return NULL;
 	r->start = start;
@@ -64,7 +64,7 @@ void damon_destroy_region(struct damon_region *r, struct damon_target *t)
 {
 	list_del(&r->list);
 	t->nr_regions--;
-	kmem_cache_free(damon_region_cache, r);
+	kmem_cache_free(damon_regions_slab, r);
 }
 
 /* ------------------------------------------------------------ targets */
@@ -101,7 +101,13 @@ void damon_destroy_target(struct damon_target *t)
 /* Whether the context's targets are processes (virtual address spaces). */
 bool damon_target_has_pid(const struct damon_ctx *ctx)
 {
-	return ctx->ops.id == DAMON_OPS_VADDR || ctx->ops.id == DAMON_OPS_FVADDR;
+	switch (ctx->ops.id) {
+	case DAMON_OPS_VADDR:
+	case DAMON_OPS_FVADDR:
+		return true;
+	default:
+		return false;
+	}
 }
 
 unsigned int damon_nr_regions(const struct damon_ctx *ctx)
@@ -280,10 +286,10 @@ int damon_register_ops(const struct damon_operations *ops)
 		return -EINVAL;
 
 	mutex_lock(&damon_ops_lock);
-	if (damon_registered_ops[ops->id].init)
+	if (damon_ops_table[ops->id].init)
 		err = -EBUSY;
 	else
-		damon_registered_ops[ops->id] = *ops;
+		damon_ops_table[ops->id] = *ops;
 	mutex_unlock(&damon_ops_lock);
 	return err;
 }
@@ -295,7 +301,7 @@ bool damon_ops_registered(enum damon_ops_id id)
 	if (id >= NR_DAMON_OPS)
 		return false;
 	mutex_lock(&damon_ops_lock);
-	ret = damon_registered_ops[id].init;
+	ret = damon_ops_table[id].init;
 	mutex_unlock(&damon_ops_lock);
 	return ret;
 }
@@ -308,8 +314,8 @@ int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id)
 	if (id >= NR_DAMON_OPS)
 		return -EINVAL;
 	mutex_lock(&damon_ops_lock);
-	if (damon_registered_ops[id].init)
-		ctx->ops = damon_registered_ops[id];
+	if (damon_ops_table[id].init)
+		ctx->ops = damon_ops_table[id];
 	else
 		err = -EINVAL;
 	mutex_unlock(&damon_ops_lock);
@@ -324,8 +330,8 @@ bool damos_ops_support(enum damon_ops_id id, enum damos_action action)
 	if (id >= NR_DAMON_OPS || action >= NR_DAMOS_ACTIONS)
 		return false;
 	mutex_lock(&damon_ops_lock);
-	can = damon_registered_ops[id].init &&
-	      (action == DAMOS_STAT || damon_registered_ops[id].apply_scheme);
+	can = damon_ops_table[id].init &&
+	      (action == DAMOS_STAT || damon_ops_table[id].apply_scheme);
 	mutex_unlock(&damon_ops_lock);
 	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
 		can = can && IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);
@@ -360,7 +366,10 @@ int damon_ops_id_of(const char *name, enum damon_ops_id *id)
 
 static int __init damon_init(void)
 {
-	damon_region_cache = KMEM_CACHE(damon_region, 0);
-	return damon_region_cache ? 0 : -ENOMEM;
+	/* regions come and go at every aggregation: a slab of their own */
+	damon_regions_slab = KMEM_CACHE(damon_region, 0);
+	if (!damon_regions_slab)
+		return -ENOMEM;
+	return 0;
 }
 subsys_initcall(damon_init);

@@ -538,14 +538,15 @@ void damos_apply_schemes(struct damon_ctx *ctx)
  * that a commit never hands out a fresh budget; a changed limit applies
  * to what is left of the interval), the measured speed of the action, and
  * the watermark state unless the metric changed (the metric is measured
- * again at once).  The apply schedule is
- * kept in time; a shorter apply interval is due within its new length.
+ * again at once).  The apply schedule is kept in time; a shorter apply
+ * interval is due within its new length.
  * Runs in the kdamond (or on a context no kdamond runs yet).
  */
 void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
 {
 	struct damos_quota *q = &dst->quota;
 	struct damos_filter *f, *next;
+	bool active;
 
 	dst->pattern = src->pattern;
 	dst->action = src->action;
@@ -566,14 +567,14 @@ void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
 	if (q->charged_from)
 		damos_quota_set_esz(q);	/* the new limit, this interval */
 
-	if (dst->wmarks.metric != src->wmarks.metric)
-		dst->wmarks.active = src->wmarks.metric == DAMOS_WMARK_NONE;
-	dst->wmarks.metric = src->wmarks.metric;
+	/* the state carries over a change of bounds, not of metric */
+	if (dst->wmarks.metric == src->wmarks.metric)
+		active = dst->wmarks.active;
+	else
+		active = src->wmarks.metric == DAMOS_WMARK_NONE;
+	dst->wmarks = src->wmarks;
+	dst->wmarks.active = active;
 	dst->wmarks.next_check_ns = 0;	/* measure with the new bounds */
-	dst->wmarks.interval_us = src->wmarks.interval_us;
-	dst->wmarks.high = src->wmarks.high;
-	dst->wmarks.mid = src->wmarks.mid;
-	dst->wmarks.low = src->wmarks.low;
 
 	damos_for_each_filter_safe(f, next, dst)
 		damos_destroy_filter(f);

@@ -1039,63 +1039,54 @@ tried_per_aggr() {
 	stat_grows web s0
 }
 
-@test "anon filter: matching Y leaves anonymous memory alone, matching N acts on nothing else" {
-	need_swap
-	local p0 p1 a0s a0e f0s f0e a1s a1e f1s f1e out0
-	st_start anonfile 8 8 "$BATS_TEST_TMPDIR/file0"
-	p0=$ST_PID out0=$ST_OUT
-	read -r _ a0s a0e f0s f0e <<< "$ST_LINE"
-	st_start anonfile 8 8 "$BATS_TEST_TMPDIR/file1"
-	p1=$ST_PID
-	read -r _ a1s a1e f1s f1e <<< "$ST_LINE"
-	monitor y "$p0"
+# anon_pair PATH0 PATH1: two anonfile workloads (the second range of each
+# mapped from PATH0 and PATH1, "-" for shared anonymous memory), each under
+# a cold-memory pageout scheme: context y with an anon filter matching Y
+# on the first, context n with one matching N on the second; both on.
+# Sets P0 P1, A0S A0E R0S R0E and A1S A1E R1S R1E (anonymous and second
+# range of each) and OUT0 (the first workload's output).
+anon_pair() {
+	st_start anonfile 8 8 "$1" || return 1
+	P0=$ST_PID OUT0=$ST_OUT
+	read -r _ A0S A0E R0S R0E <<< "$ST_LINE"
+	st_start anonfile 8 8 "$2" || return 1
+	P1=$ST_PID
+	read -r _ A1S A1E R1S R1E <<< "$ST_LINE"
+	monitor y "$P0" && monitor n "$P1" || return 1
 	scheme y s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
 	filter y s0 f0 anon Y
-	monitor n "$p1"
 	scheme n s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
 	filter n s0 f0 anon N
-	cfs_on y
-	cfs_on n
+	cfs_on y && cfs_on n
+}
+
+# anon_pair_stop: off, and both workloads must find their data intact.
+anon_pair_stop() {
+	cfs_off y && cfs_off n && stop_verified "$P1" || return 1
+	ST_OUT=$OUT0
+	stop_verified "$P0"
+}
+
+@test "anon filter: matching Y leaves anonymous memory alone, matching N acts on nothing else" {
+	need_swap
+	anon_pair "$BATS_TEST_TMPDIR/file0" "$BATS_TEST_TMPDIR/file1"
 	# Y: the file mapping goes, the anonymous memory stays
-	wait_paged_out "$p0" "$f0s" "$f0e"
-	expect_resident "$p0" "$a0s" "$a0e"
+	wait_paged_out "$P0" "$R0S" "$R0E"
+	expect_resident "$P0" "$A0S" "$A0E"
 	# N: the anonymous memory goes, the file mapping stays
-	wait_paged_out "$p1" "$a1s" "$a1e"
-	expect_resident "$p1" "$f1s" "$f1e"
-	cfs_off y
-	cfs_off n
-	stop_verified "$p1"
-	ST_OUT=$out0
-	stop_verified "$p0"
+	wait_paged_out "$P1" "$A1S" "$A1E"
+	expect_resident "$P1" "$R1S" "$R1E"
+	anon_pair_stop
 }
 
 @test "anon filter: shared anonymous memory is anonymous (MAP_SHARED|MAP_ANONYMOUS)" {
 	need_swap
-	local p0 p1 s0s s0e s1s s1e out0
-	# anonfile with "-": the second range is shared anonymous memory
-	st_start anonfile 8 8 -
-	p0=$ST_PID out0=$ST_OUT
-	read -r _ _ _ s0s s0e <<< "$ST_LINE"
-	st_start anonfile 8 8 -
-	p1=$ST_PID
-	read -r _ _ _ s1s s1e <<< "$ST_LINE"
-	monitor y "$p0"
-	scheme y s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
-	filter y s0 f0 anon Y
-	monitor n "$p1"
-	scheme n s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=3
-	filter n s0 f0 anon N
-	cfs_on y
-	cfs_on n
+	anon_pair - -
 	# N acts only on anonymous memory: the shared range goes...
-	wait_paged_out "$p1" "$s1s" "$s1e"
+	wait_paged_out "$P1" "$R1S" "$R1E"
 	# ...and Y, which leaves anonymous memory alone, keeps it
-	expect_resident "$p0" "$s0s" "$s0e"
-	cfs_off y
-	cfs_off n
-	stop_verified "$p1"
-	ST_OUT=$out0
-	stop_verified "$p0"
+	expect_resident "$P0" "$R0S" "$R0E"
+	anon_pair_stop
 }
 
 @test "addr filter: matching N acts only inside the range, matching Y only outside it" {
