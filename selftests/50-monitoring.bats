@@ -121,10 +121,11 @@ maps_span() {
 
 @test "vaddr: regions in the hot range show clearly more accesses than in the cold range" {
 	st_start_hotcold 8 16
-	monitor web vaddr "$ST_PID" 5000 100000 1000000 10 100
+	monitor web vaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \
+		1000000 10 100
 	cfs_on web
 	cfs_wait_aggr web 3
-	expect_hot_beats_cold web t0 50
+	expect_hot_beats_cold web t0 "$ST_ACC_MAX"
 }
 
 @test "vaddr on transparent huge pages: the hot range shows clearly more accesses (PMD Accessed bits)" {
@@ -136,10 +137,11 @@ maps_span() {
 	huge=$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$COLD_END")
 	[ "$huge" -ge "$want" ] ||
 		{ echo "AnonHugePages $huge KiB of $(((8 + 16) * 1024))"; return 1; }
-	monitor web vaddr "$ST_PID" 5000 100000 1000000 10 100
+	monitor web vaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \
+		1000000 10 100
 	cfs_on web
 	cfs_wait_aggr web 3
-	expect_hot_beats_cold web t0 50
+	expect_hot_beats_cold web t0 "$ST_ACC_MAX"
 	# sampling clears and reads the PMDs' Accessed bits; it splits nothing
 	huge=$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$COLD_END")
 	[ "$huge" -ge "$want" ] ||
@@ -148,12 +150,13 @@ maps_span() {
 
 @test "fvaddr: the given hot range shows clearly more accesses than the cold one" {
 	st_start_hotcold 4 8
-	monitor web fvaddr "$ST_PID" 5000 100000 1000000 10 100
+	monitor web fvaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \
+		1000000 10 100
 	cfs_mkregion web t0 hot "$HOT_START" "$HOT_END"
 	cfs_mkregion web t0 cold "$COLD_START" "$COLD_END"
 	cfs_on web
 	cfs_wait_aggr web 3
-	expect_hot_beats_cold web t0 50
+	expect_hot_beats_cold web t0 "$ST_ACC_MAX"
 }
 
 @test "snapshots are well-formed: decimal, sorted, disjoint, page-aligned, counts in range" {

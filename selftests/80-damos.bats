@@ -87,9 +87,21 @@ teardown() {
 # monitor CTX PID...: a vaddr context (5 ms samples, 100 ms aggregations)
 # with targets t0, t1, ... on the PIDs.
 monitor() {
-	local ctx=$1 i=0 pid
-	shift
-	cfs_mkctx "$ctx" 5000 100000 1000000 10 200 || return 1
+	monitor_every 5000 100000 "$@"
+}
+
+# monitor_acc CTX PID...: the same with the intervals of tests that judge
+# hot against cold (ST_ACC_*, lib.bash), for schemes that must tell them
+# apart even on a busy host.
+monitor_acc() {
+	monitor_every "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" "$@"
+}
+
+# monitor_every SAMPLE_US AGGR_US CTX PID...
+monitor_every() {
+	local ctx=$3 i=0 pid
+	cfs_mkctx "$ctx" "$1" "$2" 1000000 10 200 || return 1
+	shift 3
 	for pid in "$@"; do
 		cfs_mktarget "$ctx" "t$i" "$pid" || return 1
 		i=$((i + 1))
@@ -845,15 +857,15 @@ tried_per_aggr() {
 	st_start_hotcold 8 32
 	hot_sz=$((HOT_END - HOT_START))
 	cold_sz=$((COLD_END - COLD_START))
-	monitor web "$ST_PID"
+	monitor_acc web "$ST_PID"
 	scheme web hot stat access_pattern/min_nr_accesses=3
 	scheme web idle stat access_pattern/max_nr_accesses=0
 	rss0=$(st_rss_kib "$ST_PID")
 	cfs_on web
 	poll 60 stat_above web hot sz_tried 0
-	cfs_wait_more_aggr web 20
-	hot_per=$(tried_per_aggr web hot 20)
-	idle_per=$(tried_per_aggr web idle 20)
+	cfs_wait_more_aggr web 5
+	hot_per=$(tried_per_aggr web hot 10)
+	idle_per=$(tried_per_aggr web idle 10)
 	echo "sz_tried per aggregation: hot $hot_per (hot range $hot_sz)," \
 		"idle $idle_per (cold range $cold_sz)"
 	cfs_snapshot_to web t0 "$snap"
@@ -896,7 +908,7 @@ tried_per_aggr() {
 	local rss0 rss1 cold_sz
 	st_start_hotcold 8 32
 	cold_sz=$((COLD_END - COLD_START))
-	monitor web "$ST_PID"
+	monitor_acc web "$ST_PID"
 	scheme web s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=5
 	rss0=$(st_rss_kib "$ST_PID")
 	cfs_on web

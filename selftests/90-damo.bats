@@ -131,7 +131,9 @@ damo_setup_rich() {
 	local rec=$D/hot.data out=$D/out err=$D/err pid hs he cs ce line
 	local t0 t1 tmin nbins
 
-	run "$DAMO" record -s 5000 -a 100000 -o "$rec" "$ST_BIN/hotcold" -t 8 4 16
+	# ST_ACC_* intervals (lib.bash): hot must read hot on a busy host too
+	run "$DAMO" record -s "$ST_ACC_SAMPLE_US" -a "$ST_ACC_AGGR_US" \
+		-o "$rec" "$ST_BIN/hotcold" -t 16 4 16
 	echo "$output"
 	echo "$output" > "$ST_OUTDIR/damo-record-hotcold.log"
 	[ "$status" -eq 0 ]

@@ -11,6 +11,18 @@ ST_DIR=${ST_DIR:-$(cd "$BATS_TEST_DIRNAME" && pwd)}
 ST_BIN=${ST_BIN:-$ST_DIR/bin}
 ST_PIDS=()
 
+# Intervals for tests that judge hot memory against cold (README.md,
+# "Accuracy under load").  Each sample that finds a page old costs the
+# workload one re-fault when it next touches that page: ~0.3 ms in UML on
+# an idle host, ~1 ms when the host is busy.  At 5 ms samples a hot range
+# split into ten regions then costs the workload more CPU than it has, it
+# falls behind, and the range reads as nearly idle, for upstream DAMON as
+# for ours.  At 50 ms the same costs a tenth, and a busy host stays well
+# clear of that cliff.  ST_ACC_MAX is aggr/sample, the highest nr_accesses.
+ST_ACC_SAMPLE_US=50000
+ST_ACC_AGGR_US=1000000
+ST_ACC_MAX=$((ST_ACC_AGGR_US / ST_ACC_SAMPLE_US))
+
 # st_in_test_machine: this shell runs in the machine that
 # scripts/run-selftests.sh booted (PID 1 is selftests/init.sh), with that
 # kernel's own procfs and sysfs mounted.
