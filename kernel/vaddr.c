@@ -4,10 +4,11 @@
  * the process's mappings) and "fvaddr" (the user fixes the regions).
  *
  * Access checks use the Accessed (young) bit of the page table entry that
- * maps the sampled page, as a PTE or as a transparent huge page PMD.  When
- * DAMON clears a young bit it records that in the folio (young flag) and
- * marks the folio idle, so reclaim and page idle tracking keep seeing the
- * access; secondary MMUs are told through the *_young_notify helpers.
+ * maps the sampled page: a PTE, a transparent huge page PMD or a hugetlb
+ * huge PTE.  When DAMON clears a young bit it records that in the folio
+ * (young flag) and marks the folio idle, so reclaim and page idle tracking
+ * keep seeing the access; secondary MMUs are told through the
+ * *_young_notify helpers.
  *
  * Every address handed to the page table helpers is page aligned (UML kills
  * the process on unaligned TLB sync ranges, and it is cheaper anyway).
@@ -15,6 +16,7 @@
 
 #define pr_fmt(fmt) "damon-va: " fmt
 
+#include <linux/hugetlb.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -297,8 +299,56 @@ static int damon_va_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
 	return 0;
 }
 
+#ifdef CONFIG_HUGETLB_PAGE
+/*
+ * A hugetlb mapping: one huge PTE for the whole huge page.  Its folio is
+ * never on an LRU list, so damon_va_get_folio() does not apply; holding
+ * the huge PTE's lock keeps the mapped folio from being freed.  There is
+ * no test-and-clear-young helper for huge PTEs: the entry is rewritten
+ * old, which can lose a Dirty bit set in between, as upstream accepts
+ * (hugetlb folios are never written back).
+ */
+static int damon_va_probe_hugetlb_entry(pte_t *pte, unsigned long hmask,
+					unsigned long addr, unsigned long end,
+					struct mm_walk *walk)
+{
+	struct damon_va_probe *probe = walk->private;
+	struct hstate *h = hstate_vma(walk->vma);
+	unsigned long haddr = addr & hmask, sz = huge_page_size(h);
+	struct folio *folio;
+	spinlock_t *ptl;	/* the huge PTE's lock */
+	pte_t entry;
+	bool young;
+
+	ptl = huge_pte_lock(h, walk->mm, pte);
+	entry = huge_ptep_get(walk->mm, haddr, pte);
+	if (pte_present(entry)) {
+		folio = pfn_folio(pte_pfn(entry));
+		folio_get(folio);
+		young = pte_young(entry);
+		if (probe->mkold) {
+			if (young)
+				set_huge_pte_at(walk->mm, haddr, pte,
+						pte_mkold(entry), sz);
+#ifdef CONFIG_MMU_NOTIFIER
+			if (mmu_notifier_clear_young(walk->mm, haddr,
+						     haddr + sz))
+				young = true;
+#endif
+		}
+		damon_va_probe_folio(probe, folio, young, walk->mm, haddr);
+		folio_put(folio);
+	}
+	spin_unlock(ptl);
+	return 0;
+}
+#endif
+
 static const struct mm_walk_ops damon_va_probe_ops = {
 	.pmd_entry = damon_va_probe_pmd_entry,
+#ifdef CONFIG_HUGETLB_PAGE
+	.hugetlb_entry = damon_va_probe_hugetlb_entry,
+#endif
 	.walk_lock = PGWALK_RDLOCK,
 };
 

@@ -148,6 +148,17 @@ maps_span() {
 		{ echo "AnonHugePages $huge KiB after monitoring"; return 1; }
 }
 
+@test "vaddr on hugetlb pages: the hot range shows clearly more accesses (huge PTE Accessed bits)" {
+	# 8 + 16 MiB in 2 MiB pages
+	st_require_hugetlb 12
+	st_start_hotcold -T 8 16
+	monitor web vaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \
+		1000000 10 100
+	cfs_on web
+	cfs_wait_aggr web 3
+	expect_hot_beats_cold web t0 "$ST_ACC_MAX"
+}
+
 @test "fvaddr: the given hot range shows clearly more accesses than the cold one" {
 	st_start_hotcold 4 8
 	monitor web fvaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \

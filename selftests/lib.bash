@@ -197,6 +197,10 @@ st_cleanup() {
 		wait "$pid" 2>/dev/null || true
 	done
 	ST_PIDS=()
+	if [ -n "${ST_HUGETLB_WAS:-}" ]; then
+		echo "$ST_HUGETLB_WAS" > /proc/sys/vm/nr_hugepages || true
+		ST_HUGETLB_WAS=
+	fi
 }
 
 # st_rss_kib PID: the resident set size of PID in KiB.
@@ -236,6 +240,21 @@ st_require_thp() {
 	[ -r "$f" ] || skip "no transparent huge pages in this kernel (UML has none)"
 	read -r mode < "$f"
 	[[ "$mode" != *"[never]"* ]] || skip "transparent huge pages are off: $mode"
+}
+
+# st_require_hugetlb N: skip unless N free huge pages of the default size
+# can be had from the hugetlb pool; grows the pool for them (st_cleanup
+# gives it its old size back).
+st_require_hugetlb() {
+	local f=/proc/sys/vm/nr_hugepages was free=0 k v
+	[ -w "$f" ] || skip "no hugetlb pages in this kernel (UML has none)"
+	read -r was < "$f"
+	ST_HUGETLB_WAS=$was
+	echo $((was + $1)) > "$f" || true
+	while read -r k v _; do
+		[ "$k" = HugePages_Free: ] && free=$v
+	done < /proc/meminfo
+	[ "$free" -ge "$1" ] || skip "only $free of $1 hugetlb pages could be had"
 }
 
 # st_anon_huge_kib PID START END: the AnonHugePages (KiB) of PID's mappings

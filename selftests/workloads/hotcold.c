@@ -2,7 +2,7 @@
 /*
  * hotcold: a workload with one hot and one cold anonymous memory range.
  *
- *   hotcold [-t SECONDS] [-i USECS] [-H | -R] HOT_MIB COLD_MIB
+ *   hotcold [-t SECONDS] [-i USECS] [-H | -R | -T] HOT_MIB COLD_MIB
  *
  * Maps HOT_MIB MiB and COLD_MIB MiB of private anonymous memory as two
  * separate mappings with an unmapped hole between them, both starting at a
@@ -23,7 +23,10 @@
  * -R re-faults the hot range on every pass: it drops its pages
  * (MADV_DONTNEED) and writes the pattern again, so that the pages come
  * back under whatever huge page advice the range has at that time (the
- * hugepage and nohugepage actions change it).
+ * hugepage and nohugepage actions change it).  -T maps both ranges from
+ * the default hugetlb pool instead (MAP_HUGETLB; sizes in whole huge
+ * pages), so that only huge PTEs map them; without enough free huge pages
+ * it fails with status 2.
  *
  * After SECONDS (default: forever) or on
  * SIGTERM, SIGUSR1 or SIGINT it checks every word of both ranges against
@@ -59,7 +62,7 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: hotcold [-t SECONDS] [-i USECS] [-H | -R] HOT_MIB COLD_MIB\n");
+		"usage: hotcold [-t SECONDS] [-i USECS] [-H | -R | -T] HOT_MIB COLD_MIB\n");
 	exit(2);
 }
 
@@ -83,6 +86,20 @@ static uint64_t pattern(unsigned int r, size_t p, size_t w)
 	x ^= 0x5deece66dULL;
 	x *= 0x9e3779b97f4a7c15ULL;
 	return x ^ (x >> 29);
+}
+
+/* Map @len bytes at @addr (2 MiB aligned) from the hugetlb pool. */
+static int map_hugetlb(char *addr, size_t len)
+{
+	void *p = mmap(addr, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_HUGETLB,
+		       -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("hotcold: mmap(MAP_HUGETLB)");
+		return -1;
+	}
+	return 0;
 }
 
 static void fill(uint64_t *base, size_t pages, unsigned int r)
@@ -122,20 +139,23 @@ int main(int argc, char **argv)
 {
 	unsigned long secs = 0, usecs = 1000, hot_mib, cold_mib;
 	size_t hot_len, cold_len, hot_pages, cold_pages, words, len;
-	int advice = MADV_NOHUGEPAGE, refault = 0, opt;
+	int advice = MADV_NOHUGEPAGE, refault = 0, hugetlb = 0, opt;
 	struct timespec nap, t0, now;
 	struct sigaction sa;
 	char *map, *hot, *cold;
 	uintptr_t slop;
 	size_t bad;
 
-	while ((opt = getopt(argc, argv, "t:i:HR")) != -1) {
+	while ((opt = getopt(argc, argv, "t:i:HRT")) != -1) {
 		switch (opt) {
 		case 'H':
 			advice = MADV_HUGEPAGE;
 			break;
 		case 'R':
 			refault = 1;
+			break;
+		case 'T':
+			hugetlb = 1;
 			break;
 		case 't':
 			secs = parse_num(optarg, INT_MAX);
@@ -147,7 +167,7 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (argc - optind != 2 || (refault && advice == MADV_HUGEPAGE))
+	if (argc - optind != 2 || refault + hugetlb + (advice == MADV_HUGEPAGE) > 1)
 		usage();
 	hot_mib = parse_num(argv[optind], 64UL * 1024);
 	cold_mib = parse_num(argv[optind + 1], 64UL * 1024);
@@ -178,9 +198,13 @@ int main(int argc, char **argv)
 		perror("hotcold: munmap");
 		return 2;
 	}
+	/* hugetlb: replace both ranges, now aligned, with hugetlb mappings */
+	if (hugetlb && ((hot_len && map_hugetlb(hot, hot_len)) ||
+			(cold_len && map_hugetlb(cold, cold_len))))
+		return 2;
 	/* Kernels without THP refuse both: only -H needs it. */
-	if ((hot_len && madvise(hot, hot_len, advice)) ||
-	    (cold_len && madvise(cold, cold_len, advice))) {
+	if (!hugetlb && ((hot_len && madvise(hot, hot_len, advice)) ||
+			 (cold_len && madvise(cold, cold_len, advice)))) {
 		if (advice == MADV_HUGEPAGE) {
 			perror("hotcold: madvise(MADV_HUGEPAGE)");
 			return 2;
