@@ -237,7 +237,7 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 			err = -EINVAL;
 			goto fail;
 		}
-		if (!damon_cfs_pid_has_mm(ct->pid)) {
+		if (!damon_pid_has_mm(ct->pid)) {
 			pr_info_ratelimited("%s: target %s: process %d has exited\n",
 					    name, config_item_name(item),
 					    pid_vnr(ct->pid));

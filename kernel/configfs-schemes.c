@@ -45,32 +45,22 @@ DAMOS_CFS_GROUP_SCHEME(stats)
 
 /* An unsigned long attribute @_file of group @_grp, staged in @_field. */
 #define DAMOS_CFS_ULONG_ATTR(_grp, _file, _field, _min, _max)		\
-static ssize_t damos_cfs_##_grp##_##_file##_show(struct config_item *i,	\
-						  char *page)		\
-{									\
-	struct damos_cfs_scheme *cs = damos_cfs_##_grp##_scheme(i);	\
-									\
-	return damon_cfs_show_ulong(cs->cctx, &cs->_field, page);	\
-}									\
-static ssize_t damos_cfs_##_grp##_##_file##_store(struct config_item *i, \
-						   const char *page,	\
-						   size_t count)	\
-{									\
-	struct damos_cfs_scheme *cs = damos_cfs_##_grp##_scheme(i);	\
-									\
-	return damon_cfs_store_ulong(cs->cctx, &cs->_field, page, count, \
-				     _min, _max);			\
-}									\
-DAMON_CFS_ATTR(damos_cfs_##_grp##_, _file)
+	DAMON_CFS_NUM_ATTR(damos_cfs_##_grp##_, _file,			\
+			   damos_cfs_##_grp##_scheme, o->cctx->lock,	\
+			   _field, _min, _max)
+
+/* the words of the word-valued attributes, by index */
+#define damos_cfs_wmark_metric_name(i)	damos_cfs_wmark_metrics[i]
+#define damos_cfs_filter_type_name(i)	damos_cfs_filter_types[i]
 
 /* ------------------------------------------------------------ access_pattern */
 
-DAMOS_CFS_ULONG_ATTR(pattern, min_size_bytes, min_sz, 0, ULONG_MAX);
-DAMOS_CFS_ULONG_ATTR(pattern, max_size_bytes, max_sz, 0, ULONG_MAX);
-DAMOS_CFS_ULONG_ATTR(pattern, min_nr_accesses, min_nr_accesses, 0, UINT_MAX);
-DAMOS_CFS_ULONG_ATTR(pattern, max_nr_accesses, max_nr_accesses, 0, UINT_MAX);
-DAMOS_CFS_ULONG_ATTR(pattern, min_age, min_age, 0, UINT_MAX);
-DAMOS_CFS_ULONG_ATTR(pattern, max_age, max_age, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, min_size_bytes, pattern.min_sz, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, max_size_bytes, pattern.max_sz, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, min_nr_accesses, pattern.min_nr_accesses, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, max_nr_accesses, pattern.max_nr_accesses, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, min_age, pattern.min_age, 0, UINT_MAX);
+DAMOS_CFS_ULONG_ATTR(pattern, max_age, pattern.max_age, 0, UINT_MAX);
 
 static struct configfs_attribute *damos_cfs_pattern_attrs[] = {
 	&damos_cfs_pattern_attr_min_size_bytes,
@@ -89,13 +79,13 @@ static const struct config_item_type damos_cfs_pattern_type = {
 
 /* ------------------------------------------------------------ quotas */
 
-DAMOS_CFS_ULONG_ATTR(quotas, ms, quota_ms, 0, ULONG_MAX);
-DAMOS_CFS_ULONG_ATTR(quotas, bytes, quota_bytes, 0, ULONG_MAX);
-DAMOS_CFS_ULONG_ATTR(quotas, reset_interval_ms, quota_reset_ms, 1, ULONG_MAX);
-DAMOS_CFS_ULONG_ATTR(quotas, weight_size, weight_sz, 0, DAMOS_CFS_MAX_WEIGHT);
-DAMOS_CFS_ULONG_ATTR(quotas, weight_nr_accesses, weight_nr_accesses, 0,
+DAMOS_CFS_ULONG_ATTR(quotas, ms, quota.ms, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(quotas, bytes, quota.sz, 0, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(quotas, reset_interval_ms, quota.reset_interval_ms, 1, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(quotas, weight_size, quota.weight_sz, 0, DAMOS_CFS_MAX_WEIGHT);
+DAMOS_CFS_ULONG_ATTR(quotas, weight_nr_accesses, quota.weight_nr_accesses, 0,
 		     DAMOS_CFS_MAX_WEIGHT);
-DAMOS_CFS_ULONG_ATTR(quotas, weight_age, weight_age, 0, DAMOS_CFS_MAX_WEIGHT);
+DAMOS_CFS_ULONG_ATTR(quotas, weight_age, quota.weight_age, 0, DAMOS_CFS_MAX_WEIGHT);
 
 static ssize_t damos_cfs_quotas_effective_bytes_show(struct config_item *i,
 						     char *page)
@@ -129,38 +119,13 @@ static const struct config_item_type damos_cfs_quotas_type = {
 
 /* ------------------------------------------------------------ watermarks */
 
-static ssize_t damos_cfs_wmarks_metric_show(struct config_item *i, char *page)
-{
-	struct damos_cfs_scheme *cs = damos_cfs_wmarks_scheme(i);
-	unsigned long m;
-
-	mutex_lock(&cs->cctx->lock);
-	m = cs->wmark_metric;
-	mutex_unlock(&cs->cctx->lock);
-	return sysfs_emit(page, "%s\n", damos_cfs_wmark_metrics[m]);
-}
-
-static ssize_t damos_cfs_wmarks_metric_store(struct config_item *i,
-					     const char *page, size_t count)
-{
-	struct damos_cfs_scheme *cs = damos_cfs_wmarks_scheme(i);
-	int m;
-
-	m = damon_cfs_parse_word(page, count, damos_cfs_wmark_metrics,
-				 NR_DAMOS_WMARK_METRICS);
-	if (m < 0)
-		return m;
-	mutex_lock(&cs->cctx->lock);
-	cs->wmark_metric = m;
-	mutex_unlock(&cs->cctx->lock);
-	return count;
-}
-
-DAMON_CFS_ATTR(damos_cfs_wmarks_, metric);
-DAMOS_CFS_ULONG_ATTR(wmarks, interval_us, wmark_interval_us, 1, ULONG_MAX);
-DAMOS_CFS_ULONG_ATTR(wmarks, high, wmark_high, 0, 1000);
-DAMOS_CFS_ULONG_ATTR(wmarks, mid, wmark_mid, 0, 1000);
-DAMOS_CFS_ULONG_ATTR(wmarks, low, wmark_low, 0, 1000);
+DAMON_CFS_WORD_ATTR(damos_cfs_wmarks_, metric, damos_cfs_wmarks_scheme,
+		    o->cctx->lock, wmarks.metric, damos_cfs_wmark_metric_name,
+		    NR_DAMOS_WMARK_METRICS, damon_cfs_any);
+DAMOS_CFS_ULONG_ATTR(wmarks, interval_us, wmarks.interval_us, 1, ULONG_MAX);
+DAMOS_CFS_ULONG_ATTR(wmarks, high, wmarks.high, 0, 1000);
+DAMOS_CFS_ULONG_ATTR(wmarks, mid, wmarks.mid, 0, 1000);
+DAMOS_CFS_ULONG_ATTR(wmarks, low, wmarks.low, 0, 1000);
 
 static struct configfs_attribute *damos_cfs_wmarks_attrs[] = {
 	&damos_cfs_wmarks_attr_metric,
@@ -235,32 +200,13 @@ void damos_cfs_clear_stats(struct damos_cfs_scheme *cs)
 
 /* ------------------------------------------------------------ filters */
 
-static ssize_t damos_cfs_filter_type_show(struct config_item *i, char *page)
-{
-	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-	unsigned long type;
-
-	mutex_lock(&cf->cctx->lock);
-	type = cf->type;
-	mutex_unlock(&cf->cctx->lock);
-	return sysfs_emit(page, "%s\n", damos_cfs_filter_types[type]);
-}
-
-static ssize_t damos_cfs_filter_type_store(struct config_item *i,
-					   const char *page, size_t count)
-{
-	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-	int type;
-
-	type = damon_cfs_parse_word(page, count, damos_cfs_filter_types,
-				    NR_DAMOS_FILTER_TYPES);
-	if (type < 0)
-		return type;
-	mutex_lock(&cf->cctx->lock);
-	cf->type = type;
-	mutex_unlock(&cf->cctx->lock);
-	return count;
-}
+DAMON_CFS_WORD_ATTR(damos_cfs_filter_, type, to_damos_cfs_filter,
+		    o->cctx->lock, type, damos_cfs_filter_type_name,
+		    NR_DAMOS_FILTER_TYPES, damon_cfs_any);
+DAMON_CFS_NUM_ATTR(damos_cfs_filter_, addr_start, to_damos_cfs_filter,
+		   o->cctx->lock, addr_start, 0, ULONG_MAX);
+DAMON_CFS_NUM_ATTR(damos_cfs_filter_, addr_end, to_damos_cfs_filter,
+		   o->cctx->lock, addr_end, 0, ULONG_MAX);
 
 static ssize_t damos_cfs_filter_matching_show(struct config_item *i,
 					      char *page)
@@ -298,52 +244,6 @@ static ssize_t damos_cfs_filter_matching_store(struct config_item *i,
 	return count;
 }
 
-static ssize_t damos_cfs_filter_addr_show(struct config_item *i, char *page,
-					  bool end)
-{
-	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-
-	return damon_cfs_show_ulong(cf->cctx,
-				    end ? &cf->addr_end : &cf->addr_start,
-				    page);
-}
-
-static ssize_t damos_cfs_filter_addr_store(struct config_item *i,
-					   const char *page, size_t count,
-					   bool end)
-{
-	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-
-	return damon_cfs_store_ulong(cf->cctx,
-				     end ? &cf->addr_end : &cf->addr_start,
-				     page, count, 0, ULONG_MAX);
-}
-
-static ssize_t damos_cfs_filter_addr_start_show(struct config_item *i,
-						char *page)
-{
-	return damos_cfs_filter_addr_show(i, page, false);
-}
-
-static ssize_t damos_cfs_filter_addr_start_store(struct config_item *i,
-						 const char *page,
-						 size_t count)
-{
-	return damos_cfs_filter_addr_store(i, page, count, false);
-}
-
-static ssize_t damos_cfs_filter_addr_end_show(struct config_item *i,
-					      char *page)
-{
-	return damos_cfs_filter_addr_show(i, page, true);
-}
-
-static ssize_t damos_cfs_filter_addr_end_store(struct config_item *i,
-					       const char *page, size_t count)
-{
-	return damos_cfs_filter_addr_store(i, page, count, true);
-}
-
 static ssize_t damos_cfs_filter_target_show(struct config_item *i, char *page)
 {
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
@@ -374,10 +274,7 @@ static ssize_t damos_cfs_filter_target_store(struct config_item *i,
 	return count;
 }
 
-DAMON_CFS_ATTR(damos_cfs_filter_, type);
 DAMON_CFS_ATTR(damos_cfs_filter_, matching);
-DAMON_CFS_ATTR(damos_cfs_filter_, addr_start);
-DAMON_CFS_ATTR(damos_cfs_filter_, addr_end);
 DAMON_CFS_ATTR(damos_cfs_filter_, target);
 
 static struct configfs_attribute *damos_cfs_filter_attrs[] = {
@@ -432,57 +329,11 @@ static const struct config_item_type damos_cfs_filters_type = {
 
 /* ------------------------------------------------------------ schemes */
 
-static ssize_t damos_cfs_scheme_action_show(struct config_item *i, char *page)
-{
-	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
-	unsigned long action;
-
-	mutex_lock(&cs->cctx->lock);
-	action = cs->action;
-	mutex_unlock(&cs->cctx->lock);
-	return sysfs_emit(page, "%s\n", damos_action_name(action));
-}
-
-static ssize_t damos_cfs_scheme_action_store(struct config_item *i,
-					     const char *page, size_t count)
-{
-	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
-	const char *names[NR_DAMOS_ACTIONS];
-	int action;
-
-	for (action = 0; action < NR_DAMOS_ACTIONS; action++)
-		names[action] = damos_action_name(action);
-	action = damon_cfs_parse_word(page, count, names, NR_DAMOS_ACTIONS);
-	if (action < 0)
-		return action;
-	if (!damos_action_available(action))
-		return -EINVAL;
-	mutex_lock(&cs->cctx->lock);
-	cs->action = action;
-	mutex_unlock(&cs->cctx->lock);
-	return count;
-}
-
-static ssize_t damos_cfs_scheme_apply_interval_us_show(struct config_item *i,
-						       char *page)
-{
-	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
-
-	return damon_cfs_show_ulong(cs->cctx, &cs->apply_interval_us, page);
-}
-
-static ssize_t damos_cfs_scheme_apply_interval_us_store(struct config_item *i,
-							const char *page,
-							size_t count)
-{
-	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
-
-	return damon_cfs_store_ulong(cs->cctx, &cs->apply_interval_us, page,
-				     count, 0, ULONG_MAX);
-}
-
-DAMON_CFS_ATTR(damos_cfs_scheme_, action);
-DAMON_CFS_ATTR(damos_cfs_scheme_, apply_interval_us);
+DAMON_CFS_WORD_ATTR(damos_cfs_scheme_, action, to_damos_cfs_scheme,
+		    o->cctx->lock, action, damos_action_name, NR_DAMOS_ACTIONS,
+		    damon_any_ops_can_apply);
+DAMON_CFS_NUM_ATTR(damos_cfs_scheme_, apply_interval_us, to_damos_cfs_scheme,
+		   o->cctx->lock, apply_interval_us, 0, ULONG_MAX);
 
 static struct configfs_attribute *damos_cfs_scheme_attrs[] = {
 	&damos_cfs_scheme_attr_action,
@@ -525,16 +376,8 @@ static struct config_group *damos_cfs_scheme_make(struct config_group *group,
 		return ERR_PTR(-ENOMEM);
 	cs->cctx = cctx;
 	spin_lock_init(&cs->stat_lock);
-	/* the defaults of struct damos, as damos_new_scheme() sets them */
 	cs->action = DAMOS_STAT;
-	cs->max_sz = ULONG_MAX;
-	cs->max_nr_accesses = UINT_MAX;
-	cs->max_age = UINT_MAX;
-	cs->quota_reset_ms = 1000;
-	cs->weight_nr_accesses = 1;
-	cs->weight_age = 1;
-	cs->wmark_metric = DAMOS_WMARK_NONE;
-	cs->wmark_interval_us = 5000000;
+	damos_default_params(&cs->pattern, &cs->quota, &cs->wmarks);
 
 	config_group_init_type_name(&cs->group, name, &damos_cfs_scheme_type);
 	damos_cfs_add_group(cs, &cs->pattern_group, "access_pattern",
@@ -619,7 +462,7 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 	struct damos *s;
 	int err;
 
-	if (!damos_ops_support(ops_id, cs->action)) {
+	if (!damon_registered_ops_can_apply(ops_id, cs->action)) {
 		pr_info_ratelimited("%s: scheme %s: %s cannot %s\n",
 				    config_item_name(&cctx->group.cg_item), name,
 				    damon_ops_name(ops_id),
@@ -632,25 +475,9 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 	s->priv = cs;
 	s->action = cs->action;
 	s->apply_interval_us = cs->apply_interval_us;
-	s->pattern = (struct damos_access_pattern) {
-		.min_sz = cs->min_sz,
-		.max_sz = cs->max_sz,
-		.min_nr_accesses = cs->min_nr_accesses,
-		.max_nr_accesses = cs->max_nr_accesses,
-		.min_age = cs->min_age,
-		.max_age = cs->max_age,
-	};
-	s->quota.ms = cs->quota_ms;
-	s->quota.sz = cs->quota_bytes;
-	s->quota.reset_interval_ms = cs->quota_reset_ms;
-	s->quota.weight_sz = cs->weight_sz;
-	s->quota.weight_nr_accesses = cs->weight_nr_accesses;
-	s->quota.weight_age = cs->weight_age;
-	s->wmarks.metric = cs->wmark_metric;
-	s->wmarks.interval_us = cs->wmark_interval_us;
-	s->wmarks.high = cs->wmark_high;
-	s->wmarks.mid = cs->wmark_mid;
-	s->wmarks.low = cs->wmark_low;
+	s->pattern = cs->pattern;
+	s->quota = cs->quota;
+	s->wmarks = cs->wmarks;
 
 	list_for_each_entry(item, &cs->filters_group.cg_children, ci_entry) {
 		err = damos_cfs_build_filter(cctx, cs,

@@ -54,100 +54,20 @@ int damon_cfs_parse_ulong(const char *page, size_t count,
 }
 
 /* The index of the word @page holds in @words, or -EINVAL. */
-int damon_cfs_parse_word(const char *page, size_t count,
-			 const char * const *words, size_t nr_words)
+static int damon_cfs_parse_word(const char *page, size_t count,
+				const char * const *words, size_t nr_words)
 {
 	int err = damon_cfs_check_nul(page, count);
 
 	return err ? err : __sysfs_match_string(words, nr_words, page);
 }
 
-ssize_t damon_cfs_show_ulong(struct damon_cfs_ctx *cctx, const unsigned long *v,
-			     char *page)
-{
-	unsigned long val;
-
-	mutex_lock(&cctx->lock);
-	val = *v;
-	mutex_unlock(&cctx->lock);
-	return sysfs_emit(page, "%lu\n", val);
-}
-
-ssize_t damon_cfs_store_ulong(struct damon_cfs_ctx *cctx, unsigned long *v,
-			      const char *page, size_t count,
-			      unsigned long min, unsigned long max)
-{
-	unsigned long val;
-	int err;
-
-	err = damon_cfs_parse_ulong(page, count, min, max, &val);
-	if (err)
-		return err;
-	mutex_lock(&cctx->lock);
-	*v = val;
-	mutex_unlock(&cctx->lock);
-	return count;
-}
-
 /* ------------------------------------------------------------ regions */
 
-static ssize_t damon_cfs_region_show_ulong(struct config_item *item,
-					   char *page, bool end)
-{
-	struct damon_cfs_region *cr = to_damon_cfs_region(item);
-	unsigned long v;
-
-	mutex_lock(&cr->cctx->lock);
-	v = end ? cr->end : cr->start;
-	mutex_unlock(&cr->cctx->lock);
-	return sysfs_emit(page, "%lu\n", v);
-}
-
-static ssize_t damon_cfs_region_store_ulong(struct config_item *item,
-					    const char *page, size_t count,
-					    bool end)
-{
-	struct damon_cfs_region *cr = to_damon_cfs_region(item);
-	unsigned long v;
-	int err;
-
-	err = damon_cfs_parse_ulong(page, count, 0, ULONG_MAX, &v);
-	if (err)
-		return err;
-	mutex_lock(&cr->cctx->lock);
-	if (end)
-		cr->end = v;
-	else
-		cr->start = v;
-	mutex_unlock(&cr->cctx->lock);
-	return count;
-}
-
-static ssize_t damon_cfs_region_start_show(struct config_item *item,
-					   char *page)
-{
-	return damon_cfs_region_show_ulong(item, page, false);
-}
-
-static ssize_t damon_cfs_region_start_store(struct config_item *item,
-					    const char *page, size_t count)
-{
-	return damon_cfs_region_store_ulong(item, page, count, false);
-}
-
-static ssize_t damon_cfs_region_end_show(struct config_item *item, char *page)
-{
-	return damon_cfs_region_show_ulong(item, page, true);
-}
-
-static ssize_t damon_cfs_region_end_store(struct config_item *item,
-					  const char *page, size_t count)
-{
-	return damon_cfs_region_store_ulong(item, page, count, true);
-}
-
-DAMON_CFS_ATTR(damon_cfs_region_, start);
-DAMON_CFS_ATTR(damon_cfs_region_, end);
+DAMON_CFS_NUM_ATTR(damon_cfs_region_, start, to_damon_cfs_region,
+		   o->cctx->lock, start, 0, ULONG_MAX);
+DAMON_CFS_NUM_ATTR(damon_cfs_region_, end, to_damon_cfs_region,
+		   o->cctx->lock, end, 0, ULONG_MAX);
 
 static struct configfs_attribute *damon_cfs_region_attrs[] = {
 	&damon_cfs_region_attr_start,
@@ -209,26 +129,6 @@ static ssize_t damon_cfs_target_pid_show(struct config_item *item, char *page)
 }
 
 /*
- * Whether @pid's process still has an address space to monitor.  A zombie
- * still has its task (pid_has_task() is true) but no mm any more: to the
- * monitor it has exited.
- */
-bool damon_cfs_pid_has_mm(struct pid *pid)
-{
-	struct task_struct *task = get_pid_task(pid, PIDTYPE_PID);
-	struct mm_struct *mm;
-
-	if (!task)
-		return false;
-	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (!mm)
-		return false;
-	mmput(mm);
-	return true;
-}
-
-/*
  * The number is resolved to the process now, in the writer's pid namespace,
  * so that a recycled number can never pick another process later.
  */
@@ -255,7 +155,7 @@ static ssize_t damon_cfs_target_pid_store(struct config_item *item,
 	/* Kernel threads have no address space to monitor. */
 	err = task->flags & PF_KTHREAD ? -EINVAL : 0;
 	put_task_struct(task);
-	if (!err && !damon_cfs_pid_has_mm(pid))
+	if (!err && !damon_pid_has_mm(pid))
 		err = -ESRCH;	/* a zombie */
 	if (err) {
 		put_pid(pid);
@@ -350,70 +250,13 @@ static const struct config_item_type damon_cfs_targets_type = {
 
 /* ------------------------------------------------------------ contexts */
 
-static ssize_t damon_cfs_ctx_operations_show(struct config_item *item,
-					     char *page)
-{
-	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
-	enum damon_ops_id id;
+DAMON_CFS_WORD_ATTR(damon_cfs_ctx_, operations, to_damon_cfs_ctx, o->lock,
+		    ops_id, damon_ops_name, NR_DAMON_OPS, damon_ops_registered);
 
-	mutex_lock(&cctx->lock);
-	id = cctx->ops_id;
-	mutex_unlock(&cctx->lock);
-	return sysfs_emit(page, "%s\n", damon_ops_name(id));
-}
-
-static ssize_t damon_cfs_ctx_operations_store(struct config_item *item,
-					      const char *page, size_t count)
-{
-	static const char * const names[] = { "vaddr", "fvaddr", "paddr" };
-	static const enum damon_ops_id ids[] = {
-		DAMON_OPS_VADDR, DAMON_OPS_FVADDR, DAMON_OPS_PADDR,
-	};
-	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
-	int i;
-
-	i = damon_cfs_parse_word(page, count, names, ARRAY_SIZE(names));
-	if (i < 0)
-		return i;
-	if (!damon_ops_registered(ids[i]))
-		return -EINVAL;
-	mutex_lock(&cctx->lock);
-	cctx->ops_id = ids[i];
-	mutex_unlock(&cctx->lock);
-	return count;
-}
-
-/* show and store of an unsigned long monitoring attribute */
+/* an unsigned long monitoring attribute, staged in cctx->attrs */
 #define DAMON_CFS_CTX_ULONG_ATTR(_name, _min, _max)			\
-static ssize_t damon_cfs_ctx_##_name##_show(struct config_item *item,	\
-					     char *page)		\
-{									\
-	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);		\
-	unsigned long v;						\
-									\
-	mutex_lock(&cctx->lock);					\
-	v = cctx->attrs._name;						\
-	mutex_unlock(&cctx->lock);					\
-	return sysfs_emit(page, "%lu\n", v);				\
-}									\
-									\
-static ssize_t damon_cfs_ctx_##_name##_store(struct config_item *item,	\
-					      const char *page,		\
-					      size_t count)		\
-{									\
-	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);		\
-	unsigned long v;						\
-	int err;							\
-									\
-	err = damon_cfs_parse_ulong(page, count, _min, _max, &v);	\
-	if (err)							\
-		return err;						\
-	mutex_lock(&cctx->lock);					\
-	cctx->attrs._name = v;						\
-	mutex_unlock(&cctx->lock);					\
-	return count;							\
-}									\
-DAMON_CFS_ATTR(damon_cfs_ctx_, _name)
+	DAMON_CFS_NUM_ATTR(damon_cfs_ctx_, _name, to_damon_cfs_ctx,	\
+			   o->lock, attrs._name, _min, _max)
 
 DAMON_CFS_CTX_ULONG_ATTR(sample_us, 1, ULONG_MAX);
 DAMON_CFS_CTX_ULONG_ATTR(aggr_us, 1, ULONG_MAX);
@@ -507,7 +350,6 @@ static ssize_t damon_cfs_ctx_nr_aggregations_show(struct config_item *item,
 	return sysfs_emit(page, "%lu\n", nr);
 }
 
-DAMON_CFS_ATTR(damon_cfs_ctx_, operations);
 DAMON_CFS_ATTR(damon_cfs_ctx_, state);
 DAMON_CFS_ATTR_RO(damon_cfs_ctx_, kdamond_pid);
 DAMON_CFS_ATTR_RO(damon_cfs_ctx_, nr_aggregations);
@@ -555,13 +397,7 @@ static struct config_group *damon_cfs_ctx_make(struct config_group *group,
 	spin_lock_init(&cctx->plan_lock);
 	INIT_WORK(&cctx->reap_work, damon_cfs_reap_work);
 	cctx->ops_id = DAMON_OPS_VADDR;
-	cctx->attrs = (struct damon_attrs) {
-		.sample_us = DAMON_DEFAULT_SAMPLE_US,
-		.aggr_us = DAMON_DEFAULT_AGGR_US,
-		.update_us = DAMON_DEFAULT_UPDATE_US,
-		.min_nr_regions = DAMON_DEFAULT_MIN_NR_REGIONS,
-		.max_nr_regions = DAMON_DEFAULT_MAX_NR_REGIONS,
-	};
+	cctx->attrs = damon_default_attrs();
 
 	config_group_init_type_name(&cctx->group, name, &damon_cfs_ctx_type);
 	config_group_init_type_name(&cctx->targets_group, "targets",
@@ -601,21 +437,17 @@ static const struct config_item_type damon_cfs_contexts_type = {
 static ssize_t damon_cfs_root_features_show(struct config_item *item,
 					    char *page)
 {
-	static const char * const ops_words[NR_DAMON_OPS] = {
-		[DAMON_OPS_VADDR] = "ops:vaddr",
-		[DAMON_OPS_FVADDR] = "ops:fvaddr",
-		[DAMON_OPS_PADDR] = "ops:paddr",
-	};
 	ssize_t len = 0;
 	int id;
 
 	for (id = 0; id < NR_DAMON_OPS; id++)
 		if (damon_ops_registered(id))
-			len += sysfs_emit_at(page, len, "%s ", ops_words[id]);
+			len += sysfs_emit_at(page, len, "ops:%s ",
+					     damon_ops_name(id));
 	len += sysfs_emit_at(page, len,
 			     "state:commit snapshot nr_aggregations schemes");
 	for (id = 0; id < NR_DAMOS_ACTIONS; id++)
-		if (damos_action_available(id))
+		if (damon_any_ops_can_apply(id))
 			len += sysfs_emit_at(page, len, " action:%s",
 					     damos_action_name(id));
 	len += sysfs_emit_at(page, len,

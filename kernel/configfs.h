@@ -101,7 +101,7 @@ struct damon_cfs_region {
 	bool pinned;
 };
 
-/* A scheme directory; the staged values mirror struct damos. */
+/* A scheme directory; it stages the parameters of a struct damos. */
 struct damos_cfs_scheme {
 	struct config_group group;
 	struct config_group pattern_group;
@@ -111,16 +111,15 @@ struct damos_cfs_scheme {
 	struct config_group stats_group;
 	struct damon_cfs_ctx *cctx;
 
-	/* staged, under cctx->lock */
-	unsigned long action;
+	/*
+	 * staged, under cctx->lock; damos_cfs_build() copies them whole
+	 * (the bookkeeping fields of @quota and @wmarks keep the defaults)
+	 */
+	enum damos_action action;
 	unsigned long apply_interval_us;
-	unsigned long min_sz, max_sz;
-	unsigned long min_nr_accesses, max_nr_accesses;
-	unsigned long min_age, max_age;
-	unsigned long quota_ms, quota_bytes, quota_reset_ms;
-	unsigned long weight_sz, weight_nr_accesses, weight_age;
-	unsigned long wmark_metric, wmark_interval_us;
-	unsigned long wmark_high, wmark_mid, wmark_low;
+	struct damos_access_pattern pattern;
+	struct damos_quota quota;
+	struct damos_watermarks wmarks;
 	bool pinned;
 
 	/* what the kdamond did, published at each aggregation */
@@ -189,17 +188,83 @@ static struct configfs_attribute _pfx##attr_##_name = {		\
 	.show		= _pfx##_name##_show,			\
 }
 
+/*
+ * Staged attributes, one line each.  Both macros define the show and store
+ * of the file @_file of a directory whose object @_to(item) returns, as
+ * `o`, and the attribute _pfx##attr_##_file.  @_lock names the context
+ * lock in terms of `o` (o->lock, o->cctx->lock), taken around every access
+ * to o->@_field.
+ *
+ * DAMON_CFS_NUM_ATTR: a decimal in [@_min, @_max] (below EINVAL, above
+ * ERANGE: damon_cfs_parse_ulong()).
+ * DAMON_CFS_WORD_ATTR: one of the @_nr words @_name_of(0 .. @_nr - 1);
+ * a word for which @_ok(index) is false (not built in) is EINVAL too.
+ */
+#define DAMON_CFS_NUM_ATTR(_pfx, _file, _to, _lock, _field, _min, _max) \
+static ssize_t _pfx##_file##_show(struct config_item *item, char *page)	\
+{									\
+	typeof(_to(item)) o = _to(item);				\
+	unsigned long v;						\
+									\
+	scoped_guard(mutex, &(_lock))					\
+		v = o->_field;						\
+	return sysfs_emit(page, "%lu\n", v);				\
+}									\
+static ssize_t _pfx##_file##_store(struct config_item *item,		\
+				   const char *page, size_t count)	\
+{									\
+	typeof(_to(item)) o = _to(item);				\
+	unsigned long v;						\
+	int err = damon_cfs_parse_ulong(page, count, _min, _max, &v);	\
+									\
+	if (err)							\
+		return err;						\
+	scoped_guard(mutex, &(_lock))					\
+		o->_field = v;						\
+	return count;							\
+}									\
+DAMON_CFS_ATTR(_pfx, _file)
+
+#define DAMON_CFS_WORD_ATTR(_pfx, _file, _to, _lock, _field, _name_of,	\
+			    _nr, _ok)					\
+static ssize_t _pfx##_file##_show(struct config_item *item, char *page)	\
+{									\
+	typeof(_to(item)) o = _to(item);				\
+	unsigned int v;							\
+									\
+	scoped_guard(mutex, &(_lock))					\
+		v = o->_field;						\
+	return sysfs_emit(page, "%s\n", _name_of(v));			\
+}									\
+static ssize_t _pfx##_file##_store(struct config_item *item,		\
+				   const char *page, size_t count)	\
+{									\
+	typeof(_to(item)) o = _to(item);				\
+	unsigned int i;							\
+									\
+	if (strnlen(page, count) != count)				\
+		return -EINVAL;						\
+	for (i = 0; i < (_nr); i++)					\
+		if (sysfs_streq(page, _name_of(i)))			\
+			break;						\
+	if (i == (_nr) || !(_ok)(i))					\
+		return -EINVAL;						\
+	scoped_guard(mutex, &(_lock))					\
+		o->_field = i;						\
+	return count;							\
+}									\
+DAMON_CFS_ATTR(_pfx, _file)
+
+/* an _ok for DAMON_CFS_WORD_ATTR: every word is */
+static inline bool damon_cfs_any(unsigned int i)
+{
+	return true;
+}
+
 /* configfs.c */
 int damon_cfs_parse_ulong(const char *page, size_t count,
 			  unsigned long min, unsigned long max,
 			  unsigned long *val);
-int damon_cfs_parse_word(const char *page, size_t count,
-			 const char * const *words, size_t nr_words);
-ssize_t damon_cfs_show_ulong(struct damon_cfs_ctx *cctx, const unsigned long *v,
-			     char *page);
-ssize_t damon_cfs_store_ulong(struct damon_cfs_ctx *cctx, unsigned long *v,
-			      const char *page, size_t count,
-			      unsigned long min, unsigned long max);
 
 /* configfs-schemes.c */
 extern const struct config_item_type damos_cfs_schemes_type;
@@ -212,7 +277,6 @@ void damos_cfs_publish(struct damos *s);
 void damos_cfs_clear_stats(struct damos_cfs_scheme *cs);
 
 /* configfs-run.c */
-bool damon_cfs_pid_has_mm(struct pid *pid);
 int damon_cfs_on(struct damon_cfs_ctx *cctx);
 void damon_cfs_off(struct damon_cfs_ctx *cctx);
 struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx);

@@ -11,6 +11,8 @@
 #include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -122,6 +124,18 @@ unsigned int damon_nr_regions(const struct damon_ctx *ctx)
 
 /* ------------------------------------------------------------ contexts */
 
+/* The default monitoring attributes, the one place they are written. */
+struct damon_attrs damon_default_attrs(void)
+{
+	return (struct damon_attrs) {
+		.sample_us = DAMON_DEFAULT_SAMPLE_US,
+		.aggr_us = DAMON_DEFAULT_AGGR_US,
+		.update_us = DAMON_DEFAULT_UPDATE_US,
+		.min_nr_regions = DAMON_DEFAULT_MIN_NR_REGIONS,
+		.max_nr_regions = DAMON_DEFAULT_MAX_NR_REGIONS,
+	};
+}
+
 struct damon_ctx *damon_new_ctx(void)
 {
 	struct damon_ctx *ctx;
@@ -129,13 +143,7 @@ struct damon_ctx *damon_new_ctx(void)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return NULL;
-	ctx->attrs = (struct damon_attrs) {
-		.sample_us = DAMON_DEFAULT_SAMPLE_US,
-		.aggr_us = DAMON_DEFAULT_AGGR_US,
-		.update_us = DAMON_DEFAULT_UPDATE_US,
-		.min_nr_regions = DAMON_DEFAULT_MIN_NR_REGIONS,
-		.max_nr_regions = DAMON_DEFAULT_MAX_NR_REGIONS,
-	};
+	ctx->attrs = damon_default_attrs();
 	ctx->ops.id = NR_DAMON_OPS;	/* none selected yet */
 	INIT_LIST_HEAD(&ctx->targets);
 	INIT_LIST_HEAD(&ctx->schemes);
@@ -322,31 +330,68 @@ int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id)
 	return err;
 }
 
+/*
+ * Whether operations @ops can apply @action: the one rule.  Any operations
+ * can count (stat); other actions need ->apply_scheme, and the huge page
+ * ones transparent huge pages in the kernel.
+ */
+bool damon_ops_can_apply(const struct damon_operations *ops,
+			 enum damos_action action)
+{
+	if (action >= NR_DAMOS_ACTIONS)
+		return false;
+	if (action == DAMOS_STAT)
+		return true;
+	if (!ops->apply_scheme)
+		return false;
+	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
+		return IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);
+	return true;
+}
+
 /* Whether operations @id are registered and can apply @action. */
-bool damos_ops_support(enum damon_ops_id id, enum damos_action action)
+bool damon_registered_ops_can_apply(enum damon_ops_id id,
+				    enum damos_action action)
 {
 	bool can;
 
-	if (id >= NR_DAMON_OPS || action >= NR_DAMOS_ACTIONS)
+	if (id >= NR_DAMON_OPS)
 		return false;
 	mutex_lock(&damon_ops_lock);
 	can = damon_ops_table[id].init &&
-	      (action == DAMOS_STAT || damon_ops_table[id].apply_scheme);
+	      damon_ops_can_apply(&damon_ops_table[id], action);
 	mutex_unlock(&damon_ops_lock);
-	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
-		can = can && IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);
 	return can;
 }
 
 /* Whether any registered operations can apply @action. */
-bool damos_action_available(enum damos_action action)
+bool damon_any_ops_can_apply(enum damos_action action)
 {
 	int id;
 
 	for (id = 0; id < NR_DAMON_OPS; id++)
-		if (damos_ops_support(id, action))
+		if (damon_registered_ops_can_apply(id, action))
 			return true;
 	return false;
+}
+
+/*
+ * Whether @pid's process still has an address space to monitor.  A zombie
+ * keeps its task but has no mm any more: to a monitor it has exited.
+ */
+bool damon_pid_has_mm(struct pid *pid)
+{
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_PID);
+	struct mm_struct *mm;
+
+	if (!task)
+		return false;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (!mm)
+		return false;
+	mmput(mm);
+	return true;
 }
 
 const char *damon_ops_name(enum damon_ops_id id)

@@ -57,25 +57,33 @@ int damos_action_of(const char *name, enum damos_action *action)
 	return 0;
 }
 
-/*
- * Whether @ctx's operations can apply @action.  Huge page actions need
- * transparent huge pages in the kernel.
- */
-bool damos_action_supported(const struct damon_ctx *ctx,
-			    enum damos_action action)
-{
-	if (action >= NR_DAMOS_ACTIONS)
-		return false;
-	if (action == DAMOS_STAT)
-		return true;
-	if (!ctx->ops.apply_scheme)
-		return false;
-	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
-		return IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);
-	return true;
-}
-
 /* ------------------------------------------------------------ objects */
+
+/*
+ * The defaults of a scheme's parameters, the one place they are written:
+ * every region matches, no quota, always active (no watermark metric).
+ */
+void damos_default_params(struct damos_access_pattern *pattern,
+			  struct damos_quota *quota,
+			  struct damos_watermarks *wmarks)
+{
+	*pattern = (struct damos_access_pattern) {
+		.max_sz = ULONG_MAX,
+		.max_nr_accesses = UINT_MAX,
+		.max_age = UINT_MAX,
+	};
+	*quota = (struct damos_quota) {
+		.reset_interval_ms = 1000,
+		.weight_nr_accesses = 1,
+		.weight_age = 1,
+		.esz = ULONG_MAX,
+	};
+	*wmarks = (struct damos_watermarks) {
+		.metric = DAMOS_WMARK_NONE,
+		.interval_us = 5000000,
+		.active = true,
+	};
+}
 
 struct damos *damos_new_scheme(void)
 {
@@ -83,18 +91,8 @@ struct damos *damos_new_scheme(void)
 
 	if (!s)
 		return NULL;
-	s->pattern = (struct damos_access_pattern) {
-		.max_sz = ULONG_MAX,
-		.max_nr_accesses = UINT_MAX,
-		.max_age = UINT_MAX,
-	};
 	s->action = DAMOS_STAT;
-	s->quota.reset_interval_ms = 1000;
-	s->quota.weight_nr_accesses = 1;
-	s->quota.weight_age = 1;
-	s->quota.esz = ULONG_MAX;
-	s->wmarks.interval_us = 5000000;
-	s->wmarks.active = true;
+	damos_default_params(&s->pattern, &s->quota, &s->wmarks);
 	INIT_LIST_HEAD(&s->filters);
 	INIT_LIST_HEAD(&s->list);
 	return s;
@@ -509,7 +507,7 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 		if (!damos_due(ctx, s) || !damos_wmarks_active(&s->wmarks))
 			continue;
 		if (s->action != DAMOS_STAT &&
-		    !damos_action_supported(ctx, s->action))
+		    !damon_ops_can_apply(&ctx->ops, s->action))
 			continue;
 		damos_quota_renew(s, jiffies);
 		if (damos_quota_limited(&s->quota))

@@ -368,13 +368,7 @@ static bool damon_va_probe(struct mm_struct *mm, unsigned long addr,
 
 static bool damon_va_target_valid(struct damon_target *t)
 {
-	struct task_struct *task;
-
-	task = get_pid_task(t->pid, PIDTYPE_PID);
-	if (!task)
-		return false;
-	put_task_struct(task);
-	return true;
+	return damon_pid_has_mm(t->pid);
 }
 
 static int damon_va_init(struct damon_ctx *ctx)

@@ -971,18 +971,18 @@ static void damos_test_apply_unsupported(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
 		expect_stat(test, huge, 1, P(10), 1, P(10));
 	} else {
-		KUNIT_EXPECT_FALSE(test, damos_action_supported(ctx, DAMOS_HUGEPAGE));
-		KUNIT_EXPECT_FALSE(test, damos_action_supported(ctx, DAMOS_NOHUGEPAGE));
+		KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_HUGEPAGE));
+		KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_NOHUGEPAGE));
 		KUNIT_EXPECT_EQ(test, rec.nr_calls, 0U);
 		expect_stat(test, huge, 0, 0, 0, 0);
 	}
-	KUNIT_EXPECT_TRUE(test, damos_action_supported(ctx, DAMOS_PAGEOUT));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
 
 	damos_destroy_scheme(huge);
 	out = add_scheme(test, ctx, DAMOS_PAGEOUT);
 	ctx->ops.apply_scheme = NULL;
-	KUNIT_EXPECT_FALSE(test, damos_action_supported(ctx, DAMOS_PAGEOUT));
-	KUNIT_EXPECT_TRUE(test, damos_action_supported(ctx, DAMOS_STAT));
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_STAT));
 	rec.nr_calls = 0;
 	damon_first_region(t)->age = 5;
 	damos_apply_schemes(ctx);

@@ -444,6 +444,7 @@ bool damon_target_has_pid(const struct damon_ctx *ctx);
 unsigned int damon_nr_regions(const struct damon_ctx *ctx);
 
 /* contexts */
+struct damon_attrs damon_default_attrs(void);
 struct damon_ctx *damon_new_ctx(void);
 void damon_destroy_ctx(struct damon_ctx *ctx);
 int damon_validate_attrs(const struct damon_attrs *attrs);
@@ -457,6 +458,9 @@ const char *damon_ops_name(enum damon_ops_id id);
 int damon_ops_id_of(const char *name, enum damon_ops_id *id);
 
 /* schemes */
+void damos_default_params(struct damos_access_pattern *pattern,
+			  struct damos_quota *quota,
+			  struct damos_watermarks *wmarks);
 struct damos *damos_new_scheme(void);
 void damos_add_scheme(struct damon_ctx *ctx, struct damos *s);
 void damos_destroy_scheme(struct damos *s);
@@ -466,10 +470,12 @@ void damos_add_filter(struct damos *s, struct damos_filter *f);
 void damos_destroy_filter(struct damos_filter *f);
 int damos_validate(const struct damos *s);
 void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src);
-bool damos_action_supported(const struct damon_ctx *ctx,
-			    enum damos_action action);
-bool damos_ops_support(enum damon_ops_id id, enum damos_action action);
-bool damos_action_available(enum damos_action action);
+bool damon_ops_can_apply(const struct damon_operations *ops,
+			 enum damos_action action);
+bool damon_registered_ops_can_apply(enum damon_ops_id id,
+				    enum damos_action action);
+bool damon_any_ops_can_apply(enum damos_action action);
+bool damon_pid_has_mm(struct pid *pid);
 const char *damos_action_name(enum damos_action action);
 int damos_action_of(const char *name, enum damos_action *action);
 
