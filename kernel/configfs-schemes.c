@@ -182,11 +182,10 @@ static const struct config_item_type damos_cfs_stats_type = {
 void damos_cfs_publish(struct damos *s)
 {
 	struct damos_cfs_scheme *cs = s->priv;
-	bool limited = s->quota.ms || s->quota.sz;
 
 	spin_lock(&cs->stat_lock);
 	cs->stat = s->stat;
-	cs->esz = limited && s->quota.charged_from ? s->quota.esz : 0;
+	cs->esz = damos_quota_effective_sz(&s->quota);
 	spin_unlock(&cs->stat_lock);
 }
 

@@ -279,6 +279,15 @@ static bool damos_quota_limited(const struct damos_quota *q)
 	return q->ms || q->sz;
 }
 
+/*
+ * The size quota in effect, as users see it: 0 without a quota, or before
+ * its first interval has started.
+ */
+unsigned long damos_quota_effective_sz(const struct damos_quota *q)
+{
+	return damos_quota_limited(q) && q->charged_from ? q->esz : 0;
+}
+
 /* Actions that want the coldest memory first. */
 static bool damos_wants_cold(enum damos_action action)
 {

@@ -462,6 +462,7 @@ void damos_default_params(struct damos_access_pattern *pattern,
 			  struct damos_quota *quota,
 			  struct damos_watermarks *wmarks);
 struct damos *damos_new_scheme(void);
+unsigned long damos_quota_effective_sz(const struct damos_quota *q);
 void damos_add_scheme(struct damon_ctx *ctx, struct damos *s);
 void damos_destroy_scheme(struct damos *s);
 struct damos_filter *damos_new_filter(enum damos_filter_type type,
