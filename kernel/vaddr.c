@@ -418,27 +418,13 @@ static void damon_va_update(struct damon_ctx *ctx)
 	}
 }
 
-static void damon_va_prepare_access_checks(struct damon_ctx *ctx)
-{
-	struct damon_target *t;
-	struct damon_region *r;
-	struct mm_struct *mm;
-
-	damon_for_each_target(t, ctx) {
-		mm = damon_va_get_mm(t);
-		if (!mm)
-			continue;
-		mmap_read_lock(mm);
-		damon_for_each_region(r, t) {
-			r->sampling_addr = damon_rand_page(r->start, r->end);
-			damon_va_probe(mm, r->sampling_addr, true);
-		}
-		mmap_read_unlock(mm);
-		mmput(mm);
-	}
-}
-
-static unsigned int damon_va_check_accesses(struct damon_ctx *ctx)
+/*
+ * One pass over every region of every target, under each mm's read lock:
+ * @prepare picks a new sampling address and clears its accessed state;
+ * otherwise it counts whether that address was accessed since.  Returns
+ * the highest nr_accesses seen (checks only).
+ */
+static unsigned int damon_va_sample(struct damon_ctx *ctx, bool prepare)
 {
 	unsigned int max_nr_accesses = 0;
 	struct damon_target *t;
@@ -451,6 +437,12 @@ static unsigned int damon_va_check_accesses(struct damon_ctx *ctx)
 			continue;
 		mmap_read_lock(mm);
 		damon_for_each_region(r, t) {
+			if (prepare) {
+				r->sampling_addr = damon_rand_page(r->start,
+								   r->end);
+				damon_va_probe(mm, r->sampling_addr, true);
+				continue;
+			}
 			if (damon_va_probe(mm, r->sampling_addr, false))
 				r->nr_accesses++;
 			max_nr_accesses = max(max_nr_accesses, r->nr_accesses);
@@ -459,6 +451,16 @@ static unsigned int damon_va_check_accesses(struct damon_ctx *ctx)
 		mmput(mm);
 	}
 	return max_nr_accesses;
+}
+
+static void damon_va_prepare_access_checks(struct damon_ctx *ctx)
+{
+	damon_va_sample(ctx, true);
+}
+
+static unsigned int damon_va_check_accesses(struct damon_ctx *ctx)
+{
+	return damon_va_sample(ctx, false);
 }
 
 /* ------------------------------------------------------- actions */
