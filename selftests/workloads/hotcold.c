@@ -35,57 +35,20 @@
  * the cold range out and rely on this check to prove nothing was lost.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <limits.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
-#define MIB	(1024UL * 1024UL)
+#include "wl.h"
+
 #define HUGE	(2UL * MIB)	/* a PMD's worth on x86_64; ranges align to it */
 #define HOLE	HUGE		/* unmapped gap between the two ranges */
-
-static volatile sig_atomic_t stop;
-static size_t page_size;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hotcold [-t SECONDS] [-i USECS] [-H | -R | -T] HOT_MIB COLD_MIB\n");
 	exit(2);
-}
-
-static unsigned long parse_num(const char *s, unsigned long max)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v > max || s[0] == '-')
-		usage();
-	return v;
-}
-
-/* The value of word @w of page @p of range @r (0 hot, 1 cold). */
-static uint64_t pattern(unsigned int r, size_t p, size_t w)
-{
-	uint64_t x = ((uint64_t)r << 62) ^ ((uint64_t)p << 20) ^ w;
-
-	x ^= 0x5deece66dULL;
-	x *= 0x9e3779b97f4a7c15ULL;
-	return x ^ (x >> 29);
 }
 
 /* Map @len bytes at @addr (2 MiB aligned) from the hugetlb pool. */
@@ -102,46 +65,12 @@ static int map_hugetlb(char *addr, size_t len)
 	return 0;
 }
 
-static void fill(uint64_t *base, size_t pages, unsigned int r)
-{
-	size_t words = page_size / sizeof(uint64_t);
-
-	for (size_t p = 0; p < pages; p++)
-		for (size_t w = 0; w < words; w++)
-			base[p * words + w] = pattern(r, p, w);
-}
-
-/* Returns the number of bad pages; reports the first one. */
-static size_t check(const uint64_t *base, size_t pages, unsigned int r)
-{
-	size_t words = page_size / sizeof(uint64_t), bad = 0;
-
-	for (size_t p = 0; p < pages; p++) {
-		for (size_t w = 0; w < words; w++) {
-			uint64_t want = pattern(r, p, w);
-			uint64_t got = base[p * words + w];
-
-			if (got == want)
-				continue;
-			if (!bad)
-				printf("verify: FAILED %s page %zu word %zu: %#llx != %#llx\n",
-				       r ? "cold" : "hot", p, w,
-				       (unsigned long long)got,
-				       (unsigned long long)want);
-			bad++;
-			break;
-		}
-	}
-	return bad;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long secs = 0, usecs = 1000, hot_mib, cold_mib;
-	size_t hot_len, cold_len, hot_pages, cold_pages, words, len;
+	size_t hot_len, cold_len, hot_pages, cold_pages, words, len, page_size;
 	int advice = MADV_NOHUGEPAGE, refault = 0, hugetlb = 0, opt;
 	struct timespec nap, t0, now;
-	struct sigaction sa;
 	char *map, *hot, *cold;
 	uintptr_t slop;
 	size_t bad;
@@ -158,10 +87,10 @@ int main(int argc, char **argv)
 			hugetlb = 1;
 			break;
 		case 't':
-			secs = parse_num(optarg, INT_MAX);
+			secs = wl_num(optarg, 0, INT_MAX, usage);
 			break;
 		case 'i':
-			usecs = parse_num(optarg, 10UL * 1000 * 1000);
+			usecs = wl_num(optarg, 0, 10UL * 1000 * 1000, usage);
 			break;
 		default:
 			usage();
@@ -169,8 +98,8 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 2 || refault + hugetlb + (advice == MADV_HUGEPAGE) > 1)
 		usage();
-	hot_mib = parse_num(argv[optind], 64UL * 1024);
-	cold_mib = parse_num(argv[optind + 1], 64UL * 1024);
+	hot_mib = wl_num(argv[optind], 0, 64UL * 1024, usage);
+	cold_mib = wl_num(argv[optind + 1], 0, 64UL * 1024, usage);
 
 	page_size = (size_t)sysconf(_SC_PAGESIZE);
 	words = page_size / sizeof(uint64_t);
@@ -211,15 +140,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	wl_stop_on_signals();
 
-	fill((uint64_t *)hot, hot_pages, 0);
-	fill((uint64_t *)cold, cold_pages, 1);
+	wl_fill((uint64_t *)hot, hot_pages, 0);
+	wl_fill((uint64_t *)cold, cold_pages, 1);
 
 	printf("%ld %lu %lu %lu %lu\n", (long)getpid(),
 	       (unsigned long)hot, (unsigned long)(hot + hot_len),
@@ -229,7 +153,7 @@ int main(int argc, char **argv)
 	nap.tv_sec = usecs / 1000000;
 	nap.tv_nsec = (long)(usecs % 1000000) * 1000;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!stop) {
+	while (!wl_stop) {
 		volatile uint64_t *h = (volatile uint64_t *)hot;
 
 		if (refault) {
@@ -238,10 +162,10 @@ int main(int argc, char **argv)
 				perror("hotcold: madvise");
 				return 2;
 			}
-			fill((uint64_t *)hot, hot_pages, 0);
+			wl_fill((uint64_t *)hot, hot_pages, 0);
 		}
 		/* Read one word of each hot page and write it back unchanged. */
-		for (size_t p = 0; p < hot_pages && !stop; p++) {
+		for (size_t p = 0; p < hot_pages && !wl_stop; p++) {
 			size_t i = p * words + (p % words);
 
 			h[i] = h[i];
@@ -255,8 +179,8 @@ int main(int argc, char **argv)
 			nanosleep(&nap, NULL);
 	}
 
-	bad = check((uint64_t *)hot, hot_pages, 0);
-	bad += check((uint64_t *)cold, cold_pages, 1);
+	bad = wl_check((uint64_t *)hot, hot_pages, 0, "hot");
+	bad += wl_check((uint64_t *)cold, cold_pages, 1, "cold");
 	if (bad) {
 		printf("verify: FAILED, %zu of %zu pages differ\n", bad,
 		       hot_pages + cold_pages);

@@ -18,41 +18,15 @@
  * with damo: the heatmap shows a hot band stepping up the address range.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
-#define MIB	(1024UL * 1024UL)
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
+#include "wl.h"
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: phases [-p PHASES] [-s SECONDS] [-i USECS] MIB\n");
 	exit(2);
-}
-
-static unsigned long num(const char *s, unsigned long min, unsigned long max)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || !*s || *end || v < min || v > max)
-		usage();
-	return v;
 }
 
 static double now(void)
@@ -68,7 +42,6 @@ int main(int argc, char **argv)
 	unsigned long phases = 4, secs = 3, usecs = 1000, mib, k;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len, slice, off;
 	struct timespec nap;
-	struct sigaction sa = { .sa_handler = on_signal };
 	volatile uint64_t *w;
 	char *mem;
 	double end;
@@ -77,13 +50,13 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "p:s:i:")) != -1) {
 		switch (c) {
 		case 'p':
-			phases = num(optarg, 1, 64);
+			phases = wl_num(optarg, 1, 64, usage);
 			break;
 		case 's':
-			secs = num(optarg, 1, 3600);
+			secs = wl_num(optarg, 1, 3600, usage);
 			break;
 		case 'i':
-			usecs = num(optarg, 0, 1000000);
+			usecs = wl_num(optarg, 0, 1000000, usage);
 			break;
 		default:
 			usage();
@@ -91,7 +64,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		usage();
-	mib = num(argv[optind], 1, 4096);
+	mib = wl_num(argv[optind], 1, 4096, usage);
 	len = mib * MIB;
 	slice = len / phases / page * page;
 	if (!slice)
@@ -104,17 +77,16 @@ int main(int argc, char **argv)
 	}
 	for (off = 0; off < len; off += page)
 		*(uint64_t *)(mem + off) = off;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	wl_stop_on_signals();
 	printf("%d %lu %lu\n", (int)getpid(), (unsigned long)mem,
 	       (unsigned long)(mem + len));
 	fflush(stdout);
 
 	nap.tv_sec = usecs / 1000000;
 	nap.tv_nsec = usecs % 1000000 * 1000;
-	for (k = 0; k < phases && !stop; k++) {
+	for (k = 0; k < phases && !wl_stop; k++) {
 		end = now() + secs;
-		while (!stop && now() < end) {
+		while (!wl_stop && now() < end) {
 			for (off = k * slice; off < (k + 1) * slice; off += page) {
 				w = (volatile uint64_t *)(mem + off);
 				*w = *w;
