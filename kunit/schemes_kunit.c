@@ -28,93 +28,60 @@ static struct damon_region region_of(unsigned long sz, unsigned int nr,
 	};
 }
 
-static const struct damos_access_pattern match_all = {
-	.max_sz = ULONG_MAX,
-	.max_nr_accesses = UINT_MAX,
-	.max_age = UINT_MAX,
+/*
+ * One row: a pattern, a region of P(10) bytes with @nr accesses and @age,
+ * and whether they match.  Every bound is inclusive, on both sides.
+ */
+struct pattern_case {
+	const char *what;
+	struct damos_access_pattern p;
+	unsigned int nr, age;
+	bool match;
 };
 
-static void damos_test_pattern_size_bounds(struct kunit *test)
+/* p: min_sz, max_sz, min_nr_accesses, max_nr_accesses, min_age, max_age */
+static const struct pattern_case pattern_cases[] = {
+	{ "min_sz = size", { P(10), ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "min_sz > size", { P(10) + 1, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, false },
+	{ "min_sz < size", { P(10) - 1, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "max_sz = size", { 0, P(10), 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "max_sz < size", { 0, P(10) - 1, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, false },
+	{ "max_sz > size", { 0, P(10) + 1, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "size range of one value", { P(10), P(10), 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "min_nr = nr", { 0, ULONG_MAX, 5, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "min_nr > nr", { 0, ULONG_MAX, 6, UINT_MAX, 0, UINT_MAX }, 5, 7, false },
+	{ "min_nr < nr", { 0, ULONG_MAX, 4, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
+	{ "max_nr = nr", { 0, ULONG_MAX, 0, 5, 0, UINT_MAX }, 5, 7, true },
+	{ "max_nr < nr", { 0, ULONG_MAX, 0, 4, 0, UINT_MAX }, 5, 7, false },
+	{ "max_nr > nr", { 0, ULONG_MAX, 0, 6, 0, UINT_MAX }, 5, 7, true },
+	{ "[0, 0] nr: an accessed region", { 0, ULONG_MAX, 0, 0, 0, UINT_MAX }, 5, 7, false },
+	{ "[0, 0] nr: a region never accessed", { 0, ULONG_MAX, 0, 0, 0, UINT_MAX }, 0, 7, true },
+	{ "min_age = age", { 0, ULONG_MAX, 0, UINT_MAX, 7, UINT_MAX }, 5, 7, true },
+	{ "min_age > age", { 0, ULONG_MAX, 0, UINT_MAX, 8, UINT_MAX }, 5, 7, false },
+	{ "min_age < age", { 0, ULONG_MAX, 0, UINT_MAX, 6, UINT_MAX }, 5, 7, true },
+	{ "max_age = age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 7 }, 5, 7, true },
+	{ "max_age < age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 6 }, 5, 7, false },
+	{ "max_age > age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 8 }, 5, 7, true },
+	{ "the types' extremes match all",
+	  { 0, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, UINT_MAX, UINT_MAX, true },
+	{ "max_age one below the extreme",
+	  { 0, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX - 1 }, UINT_MAX, UINT_MAX, false },
+};
+
+static void pattern_case_desc(const struct pattern_case *c, char *desc)
 {
-	struct damon_region r = region_of(P(10), 5, 7);
-	struct damos_access_pattern p = match_all;
-
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.min_sz = P(10);		/* min inclusive */
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.min_sz = P(10) + 1;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	p.min_sz = P(10) - 1;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-
-	p = match_all;
-	p.max_sz = P(10);		/* max inclusive */
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.max_sz = P(10) - 1;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	p.max_sz = P(10) + 1;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-
-	p.min_sz = P(10);		/* a one-value range */
-	p.max_sz = P(10);
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
+	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
 }
 
-static void damos_test_pattern_nr_accesses_bounds(struct kunit *test)
+KUNIT_ARRAY_PARAM(pattern, pattern_cases, pattern_case_desc);
+
+static void damos_test_pattern_bounds(struct kunit *test)
 {
-	struct damon_region r = region_of(P(10), 5, 7);
-	struct damos_access_pattern p = match_all;
+	const struct pattern_case *c = test->param_value;
+	struct damon_region r = region_of(P(10), c->nr, c->age);
 
-	p.min_nr_accesses = 5;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.min_nr_accesses = 6;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	p.min_nr_accesses = 4;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-
-	p = match_all;
-	p.max_nr_accesses = 5;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.max_nr_accesses = 4;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	p.max_nr_accesses = 6;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-
-	/* [0, 0]: only regions never found accessed */
-	p = match_all;
-	p.max_nr_accesses = 0;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	r.nr_accesses = 0;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-}
-
-static void damos_test_pattern_age_bounds(struct kunit *test)
-{
-	struct damon_region r = region_of(P(10), 5, 7);
-	struct damos_access_pattern p = match_all;
-
-	p.min_age = 7;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.min_age = 8;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	p.min_age = 6;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-
-	p = match_all;
-	p.max_age = 7;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.max_age = 6;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	p.max_age = 8;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-
-	/* the extremes of the types */
-	p = match_all;
-	r.age = UINT_MAX;
-	r.nr_accesses = UINT_MAX;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	p.max_age = UINT_MAX - 1;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
+	KUNIT_EXPECT_EQ_MSG(test, damos_pattern_match(&c->p, &r), c->match,
+			    "%s", c->what);
 }
 
 /* Each bound is checked on its own: one miss is enough. */
@@ -1542,9 +1509,7 @@ static void damos_test_apply_two_schemes(struct kunit *test)
 }
 
 static struct kunit_case damos_cases[] = {
-	KUNIT_CASE(damos_test_pattern_size_bounds),
-	KUNIT_CASE(damos_test_pattern_nr_accesses_bounds),
-	KUNIT_CASE(damos_test_pattern_age_bounds),
+	KUNIT_CASE_PARAM(damos_test_pattern_bounds, pattern_gen_params),
 	KUNIT_CASE(damos_test_pattern_all_three),
 	KUNIT_CASE(damos_test_score_cold_first),
 	KUNIT_CASE(damos_test_score_hot_first),
