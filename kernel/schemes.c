@@ -515,8 +515,7 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 	damon_for_each_scheme(s, ctx) {
 		if (!damos_due(ctx, s) || !damos_wmarks_active(&s->wmarks))
 			continue;
-		if (s->action != DAMOS_STAT &&
-		    !damon_ops_can_apply(&ctx->ops, s->action))
+		if (!damon_ops_can_apply(&ctx->ops, s->action))
 			continue;
 		damos_quota_renew(s, jiffies);
 		if (damos_quota_limited(&s->quota))
