@@ -49,11 +49,6 @@ struct damon_cfs_plan {
 #define damon_cfs_for_each_child(item, group) \
 	list_for_each_entry(item, &(group)->cg_children, ci_entry)
 
-static const char *damon_cfs_name(struct damon_cfs_ctx *cctx)
-{
-	return config_item_name(&cctx->group.cg_item);
-}
-
 static struct mutex *damon_cfs_su_mutex(struct damon_cfs_ctx *cctx)
 {
 	return &cctx->group.cg_subsys->su_mutex;
@@ -112,31 +107,24 @@ static int damon_cfs_plan_ranges(struct damon_cfs_ctx *cctx,
 
 	damon_cfs_for_each_child(item, &ct->regions_group) {
 		cr = to_damon_cfs_region(item);
-		if (cr->start >= cr->end) {
-			pr_info_ratelimited("%s: target %s: region %s: need start < end\n",
-					    damon_cfs_name(cctx), tname,
-					    config_item_name(item));
-			return -EINVAL;
-		}
-		if (cr->end > ALIGN_DOWN(ULONG_MAX, PAGE_SIZE)) {
-			pr_info_ratelimited("%s: target %s: region %s: end is beyond the last page boundary\n",
-					    damon_cfs_name(cctx), tname,
-					    config_item_name(item));
-			return -EINVAL;
-		}
+		if (cr->start >= cr->end)
+			return damon_cfs_refuse(cctx, -EINVAL,
+						"target %s: region %s: need start < end\n",
+						tname, config_item_name(item));
+		if (cr->end > ALIGN_DOWN(ULONG_MAX, PAGE_SIZE))
+			return damon_cfs_refuse(cctx, -EINVAL,
+						"target %s: region %s: end is beyond the last page boundary\n",
+						tname, config_item_name(item));
 		pt->ranges[pt->nr_ranges].start = ALIGN_DOWN(cr->start,
 							     PAGE_SIZE);
 		pt->ranges[pt->nr_ranges].end = ALIGN(cr->end, PAGE_SIZE);
 		pt->nr_ranges++;
 	}
 	sort(pt->ranges, nr, sizeof(*pt->ranges), damon_cfs_cmp_range, NULL);
-	for (i = 1; i < nr; i++) {
-		if (pt->ranges[i].start < pt->ranges[i - 1].end) {
-			pr_info_ratelimited("%s: target %s: regions overlap\n",
-					    damon_cfs_name(cctx), tname);
-			return -EINVAL;
-		}
-	}
+	for (i = 1; i < nr; i++)
+		if (pt->ranges[i].start < pt->ranges[i - 1].end)
+			return damon_cfs_refuse(cctx, -EINVAL, "target %s: regions overlap\n",
+						tname);
 	return 0;
 }
 
@@ -185,16 +173,47 @@ static bool damon_cfs_ranges_changed(struct damon_cfs_target *ct,
 					pt->nr_ranges * sizeof(*pt->ranges)));
 }
 
+/* Check target directory @ct and copy what it says into @pt. */
+static int damon_cfs_plan_target(struct damon_cfs_ctx *cctx,
+				 struct damon_cfs_target *ct,
+				 struct damon_cfs_plan_target *pt,
+				 enum damon_ops_id ops_id)
+{
+	const char *tname = config_item_name(&ct->group.cg_item);
+	int err;
+
+	pt->ct = ct;
+	if (!ct->pid)
+		return damon_cfs_refuse(cctx, -EINVAL, "target %s has no pid\n",
+					tname);
+	if (!damon_pid_has_mm(ct->pid))
+		return damon_cfs_refuse(cctx, -ESRCH, "target %s: process %d has exited\n",
+					tname, pid_vnr(ct->pid));
+	pt->pid = get_pid(ct->pid);
+	err = damon_cfs_plan_ranges(cctx, ct, pt);
+	if (err)
+		return err;
+	if (!pt->nr_ranges && ops_id == DAMON_OPS_FVADDR)
+		return damon_cfs_refuse(cctx, -EINVAL, "target %s: fvaddr needs regions\n",
+					tname);
+	/*
+	 * Which regions to fit to the ranges: all for fvaddr, whose ranges
+	 * are what is monitored; for vaddr, whose ranges are only initial,
+	 * those of new targets and of targets whose ranges the user changed
+	 * since the last on or commit.
+	 */
+	pt->refit = ops_id == DAMON_OPS_FVADDR || !ct->pinned ||
+		    damon_cfs_ranges_changed(ct, pt);
+	return 0;
+}
+
 /*
  * Check the staged setup of @cctx and copy it into a plan.  Needs su_mutex
  * (the lists of children) and cctx->lock (the staged values).
  */
 static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 {
-	const char *name = damon_cfs_name(cctx);
-	struct damon_cfs_plan_target *pt;
 	struct damon_cfs_plan *plan;
-	struct damon_cfs_target *ct;
 	struct config_item *item;
 	unsigned int nr = 0, nr_ranges = 0;
 	int err;
@@ -202,17 +221,16 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 	lockdep_assert_held(damon_cfs_su_mutex(cctx));
 	lockdep_assert_held(&cctx->lock);
 
-	if (damon_validate_attrs(&cctx->attrs)) {
-		pr_info_ratelimited("%s: need 0 < sample_us <= aggr_us <= update_us, aggr_us / sample_us < 2^32 and min_nr_regions <= max_nr_regions\n",
-				    name);
-		return ERR_PTR(-EINVAL);
+	err = damon_validate_attrs(&cctx->attrs);
+	if (err) {
+		damon_cfs_refuse(cctx, err,
+				 "need 0 < sample_us <= aggr_us <= update_us, aggr_us / sample_us < 2^32 and min_nr_regions <= max_nr_regions\n");
+		return ERR_PTR(err);
 	}
 	damon_cfs_for_each_child(item, &cctx->targets_group)
 		nr++;
-	if (!nr) {
-		pr_info_ratelimited("%s: no targets\n", name);
-		return ERR_PTR(-EINVAL);
-	}
+	if (!nr)
+		return ERR_PTR(damon_cfs_refuse(cctx, -EINVAL, "no targets\n"));
 
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)
@@ -222,61 +240,25 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 	plan->ops_id = cctx->ops_id;
 	plan->attrs = cctx->attrs;
 	plan->targets = kcalloc(nr, sizeof(*plan->targets), GFP_KERNEL);
-	if (!plan->targets) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	err = plan->targets ? 0 : -ENOMEM;
 
 	damon_cfs_for_each_child(item, &cctx->targets_group) {
-		ct = to_damon_cfs_target(item);
-		pt = &plan->targets[plan->nr_targets++];
-		pt->ct = ct;
-		if (!ct->pid) {
-			pr_info_ratelimited("%s: target %s has no pid\n",
-					    name, config_item_name(item));
-			err = -EINVAL;
-			goto fail;
-		}
-		if (!damon_pid_has_mm(ct->pid)) {
-			pr_info_ratelimited("%s: target %s: process %d has exited\n",
-					    name, config_item_name(item),
-					    pid_vnr(ct->pid));
-			err = -ESRCH;
-			goto fail;
-		}
-		pt->pid = get_pid(ct->pid);
-		err = damon_cfs_plan_ranges(cctx, ct, pt);
 		if (err)
-			goto fail;
-		if (!pt->nr_ranges && plan->ops_id == DAMON_OPS_FVADDR) {
-			pr_info_ratelimited("%s: target %s: fvaddr needs regions\n",
-					    name, config_item_name(item));
-			err = -EINVAL;
-			goto fail;
-		}
-		/*
-		 * Which regions to fit to the ranges: all for fvaddr, whose
-		 * ranges are what is monitored; for vaddr, whose ranges are
-		 * only initial, those of new targets and of targets whose
-		 * ranges the user changed since the last on or commit.
-		 */
-		pt->refit = plan->ops_id == DAMON_OPS_FVADDR || !ct->pinned ||
-			    damon_cfs_ranges_changed(ct, pt);
-		nr_ranges += pt->nr_ranges;
+			break;
+		err = damon_cfs_plan_target(cctx, to_damon_cfs_target(item),
+					    &plan->targets[plan->nr_targets++],
+					    plan->ops_id);
+		nr_ranges += plan->targets[plan->nr_targets - 1].nr_ranges;
 	}
-	if (nr_ranges > plan->attrs.max_nr_regions) {
-		pr_info_ratelimited("%s: more regions than max_nr_regions\n",
-				    name);
-		err = -EINVAL;
-		goto fail;
+	if (!err && nr_ranges > plan->attrs.max_nr_regions)
+		err = damon_cfs_refuse(cctx, -EINVAL, "more regions than max_nr_regions\n");
+	if (!err)
+		err = damon_cfs_plan_schemes(cctx, plan);
+	if (err) {
+		damon_cfs_plan_put(plan);
+		return ERR_PTR(err);
 	}
-	err = damon_cfs_plan_schemes(cctx, plan);
-	if (err)
-		goto fail;
 	return plan;
-fail:
-	damon_cfs_plan_put(plan);
-	return ERR_PTR(err);
 }
 
 static struct damon_target *damon_cfs_find_target(struct damon_ctx *ctx,
@@ -374,9 +356,8 @@ static int damon_cfs_pin(struct damon_cfs_ctx *cctx, struct config_item *item,
 		 * this on or commit.  Busy, not "no such file": the state
 		 * file that was written exists.
 		 */
-		pr_info_ratelimited("%s: %s is being removed\n",
-				    damon_cfs_name(cctx), config_item_name(item));
-		return -EBUSY;
+		return damon_cfs_refuse(cctx, -EBUSY, "%s is being removed\n",
+					config_item_name(item));
 	}
 	if (err)
 		return err;
@@ -499,11 +480,11 @@ static void damon_cfs_publish(struct damon_target *t)
 				       r->start, r->end, r->nr_accesses,
 				       r->age);
 
-	spin_lock(&ct->snap_lock);
-	old = ct->snap_prev;
-	ct->snap_prev = ct->snap;
-	ct->snap = snap;
-	spin_unlock(&ct->snap_lock);
+	scoped_guard(spinlock, &ct->snap_lock) {
+		old = ct->snap_prev;
+		ct->snap_prev = ct->snap;
+		ct->snap = snap;
+	}
 	damon_cfs_snapshot_put(old);
 }
 
@@ -518,20 +499,16 @@ ssize_t damon_cfs_snapshot_read(struct damon_cfs_target *ct, void *buf,
 {
 	struct damon_cfs_snapshot *snap = NULL;
 
-	spin_lock(&ct->snap_lock);
-	if (!buf) {
-		len = ct->snap ? ct->snap->len : 0;
-		spin_unlock(&ct->snap_lock);
-		return len;
+	scoped_guard(spinlock, &ct->snap_lock) {
+		if (!buf)
+			return ct->snap ? ct->snap->len : 0;
+		if (ct->snap && ct->snap->len == len)
+			snap = ct->snap;
+		else if (ct->snap_prev && ct->snap_prev->len == len)
+			snap = ct->snap_prev;
+		if (snap)
+			kref_get(&snap->kref);
 	}
-	if (ct->snap && ct->snap->len == len)
-		snap = ct->snap;
-	else if (ct->snap_prev && ct->snap_prev->len == len)
-		snap = ct->snap_prev;
-	if (snap)
-		kref_get(&snap->kref);
-	spin_unlock(&ct->snap_lock);
-
 	if (!snap)
 		return -EAGAIN;
 	memcpy(buf, snap->text, len);
@@ -543,12 +520,12 @@ void damon_cfs_target_clear_snapshots(struct damon_cfs_target *ct)
 {
 	struct damon_cfs_snapshot *snap, *prev;
 
-	spin_lock(&ct->snap_lock);
-	snap = ct->snap;
-	prev = ct->snap_prev;
-	ct->snap = NULL;
-	ct->snap_prev = NULL;
-	spin_unlock(&ct->snap_lock);
+	scoped_guard(spinlock, &ct->snap_lock) {
+		snap = ct->snap;
+		prev = ct->snap_prev;
+		ct->snap = NULL;
+		ct->snap_prev = NULL;
+	}
 	damon_cfs_snapshot_put(snap);
 	damon_cfs_snapshot_put(prev);
 }
@@ -559,10 +536,9 @@ static struct damon_cfs_plan *damon_cfs_take_plan(struct damon_cfs_ctx *cctx)
 {
 	struct damon_cfs_plan *plan;
 
-	spin_lock(&cctx->plan_lock);
+	guard(spinlock)(&cctx->plan_lock);
 	plan = cctx->plan;
 	cctx->plan = NULL;
-	spin_unlock(&cctx->plan_lock);
 	return plan;
 }
 
@@ -636,9 +612,8 @@ static void damon_cfs_before_terminate(struct damon_ctx *ctx)
 	 * The work may run before this thread is done; the flag tells it
 	 * that this run is over all the same.
 	 */
-	spin_lock(&cctx->plan_lock);
-	cctx->live_ended = true;
-	spin_unlock(&cctx->plan_lock);
+	scoped_guard(spinlock, &cctx->plan_lock)
+		cctx->live_ended = true;
 	schedule_work(&cctx->reap_work);
 }
 
@@ -663,9 +638,8 @@ void damon_cfs_reap(struct damon_cfs_ctx *cctx)
 	lockdep_assert_held(&cctx->lock);
 	if (!cctx->live)
 		return;
-	spin_lock(&cctx->plan_lock);
-	ended = cctx->live_ended;
-	spin_unlock(&cctx->plan_lock);
+	scoped_guard(spinlock, &cctx->plan_lock)
+		ended = cctx->live_ended;
 	if (ended || !damon_is_running(cctx->live))
 		damon_cfs_off(cctx);
 }
@@ -675,9 +649,8 @@ void damon_cfs_reap_work(struct work_struct *work)
 	struct damon_cfs_ctx *cctx = container_of(work, struct damon_cfs_ctx,
 						  reap_work);
 
-	mutex_lock(&cctx->lock);
+	guard(mutex)(&cctx->lock);
 	damon_cfs_reap(cctx);
-	mutex_unlock(&cctx->lock);
 }
 
 int damon_cfs_on(struct damon_cfs_ctx *cctx)
@@ -712,10 +685,9 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	ctx->cb.after_aggregation = damon_cfs_after_aggregation;
 	ctx->cb.before_terminate = damon_cfs_before_terminate;
 
-	err = damon_start(ctx, damon_cfs_name(cctx));
+	err = damon_start(ctx, config_item_name(&cctx->group.cg_item));
 	if (err) {
-		pr_info_ratelimited("%s: cannot start (%d)\n",
-				    damon_cfs_name(cctx), err);
+		damon_cfs_refuse(cctx, err, "cannot start (%d)\n", err);
 		goto fail;
 	}
 	cctx->live = ctx;
@@ -739,9 +711,8 @@ void damon_cfs_off(struct damon_cfs_ctx *cctx)
 	if (!cctx->live)
 		return;
 	damon_stop(cctx->live);
-	spin_lock(&cctx->plan_lock);
-	cctx->live_ended = false;
-	spin_unlock(&cctx->plan_lock);
+	scoped_guard(spinlock, &cctx->plan_lock)
+		cctx->live_ended = false;
 	/* A plan handed over while the kdamond was already finishing. */
 	plan = damon_cfs_take_plan(cctx);
 	if (plan)
@@ -766,29 +737,21 @@ struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx)
 	int err;
 
 	damon_cfs_reap(cctx);
-	if (!cctx->live) {
-		pr_info_ratelimited("%s: commit needs a running context\n",
-				    damon_cfs_name(cctx));
-		return ERR_PTR(-EINVAL);
-	}
+	if (!cctx->live)
+		return ERR_PTR(damon_cfs_refuse(cctx, -EINVAL, "commit needs a running context\n"));
 	plan = damon_cfs_make_plan(cctx);
 	if (IS_ERR(plan))
 		return plan;
 
 	err = 0;
-	if (plan->ops_id != cctx->live->ops.id) {
-		pr_info_ratelimited("%s: operations cannot change while on\n",
-				    damon_cfs_name(cctx));
-		err = -EBUSY;
-	}
+	if (plan->ops_id != cctx->live->ops.id)
+		err = damon_cfs_refuse(cctx, -EBUSY, "operations cannot change while on\n");
 	for (i = 0; !err && i < plan->nr_targets; i++) {
 		ct = plan->targets[i].ct;
-		if (ct->pinned && ct->live_pid != plan->targets[i].pid) {
-			pr_info_ratelimited("%s: target %s: pid cannot change while on\n",
-					    damon_cfs_name(cctx),
-					    config_item_name(&ct->group.cg_item));
-			err = -EBUSY;
-		}
+		if (ct->pinned && ct->live_pid != plan->targets[i].pid)
+			err = damon_cfs_refuse(cctx, -EBUSY,
+					       "target %s: pid cannot change while on\n",
+					       config_item_name(&ct->group.cg_item));
 	}
 	if (!err)
 		err = damon_cfs_pin_plan(cctx, plan);
@@ -799,14 +762,14 @@ struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx)
 
 	damon_cfs_keep_ranges(plan);
 	kref_get(&plan->kref);		/* the kdamond's reference */
-	spin_lock(&cctx->plan_lock);
 	/*
 	 * An earlier commit not applied yet: this one includes it, and its
 	 * writer waits until this one is applied (or fails).
 	 */
-	plan->superseded = cctx->plan;
-	cctx->plan = plan;
-	spin_unlock(&cctx->plan_lock);
+	scoped_guard(spinlock, &cctx->plan_lock) {
+		plan->superseded = cctx->plan;
+		cctx->plan = plan;
+	}
 	return plan;
 }
 

@@ -72,10 +72,8 @@ static struct configfs_attribute *damos_cfs_pattern_attrs[] = {
 	NULL,
 };
 
-static const struct config_item_type damos_cfs_pattern_type = {
-	.ct_attrs = damos_cfs_pattern_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_pattern_type =
+	DAMON_CFS_TYPE(damos_cfs_pattern_attrs);
 
 /* ------------------------------------------------------------ quotas */
 
@@ -93,9 +91,8 @@ static ssize_t damos_cfs_quotas_effective_bytes_show(struct config_item *i,
 	struct damos_cfs_scheme *cs = damos_cfs_quotas_scheme(i);
 	unsigned long esz;
 
-	spin_lock(&cs->stat_lock);
-	esz = cs->esz;
-	spin_unlock(&cs->stat_lock);
+	scoped_guard(spinlock, &cs->stat_lock)
+		esz = cs->esz;
 	return sysfs_emit(page, "%lu\n", esz);
 }
 
@@ -112,10 +109,8 @@ static struct configfs_attribute *damos_cfs_quotas_attrs[] = {
 	NULL,
 };
 
-static const struct config_item_type damos_cfs_quotas_type = {
-	.ct_attrs = damos_cfs_quotas_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_quotas_type =
+	DAMON_CFS_TYPE(damos_cfs_quotas_attrs);
 
 /* ------------------------------------------------------------ watermarks */
 
@@ -136,10 +131,8 @@ static struct configfs_attribute *damos_cfs_wmarks_attrs[] = {
 	NULL,
 };
 
-static const struct config_item_type damos_cfs_wmarks_type = {
-	.ct_attrs = damos_cfs_wmarks_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_wmarks_type =
+	DAMON_CFS_TYPE(damos_cfs_wmarks_attrs);
 
 /* ------------------------------------------------------------ stats */
 
@@ -151,9 +144,8 @@ static ssize_t damos_cfs_stats_##_name##_show(struct config_item *i,	\
 	struct damos_cfs_scheme *cs = damos_cfs_stats_scheme(i);	\
 	unsigned long v;						\
 									\
-	spin_lock(&cs->stat_lock);					\
-	v = cs->stat._name;						\
-	spin_unlock(&cs->stat_lock);					\
+	scoped_guard(spinlock, &cs->stat_lock)				\
+		v = cs->stat._name;					\
 	return sysfs_emit(page, "%lu\n", v);				\
 }									\
 DAMON_CFS_ATTR_RO(damos_cfs_stats_, _name)
@@ -173,28 +165,24 @@ static struct configfs_attribute *damos_cfs_stats_attrs[] = {
 	NULL,
 };
 
-static const struct config_item_type damos_cfs_stats_type = {
-	.ct_attrs = damos_cfs_stats_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_stats_type =
+	DAMON_CFS_TYPE(damos_cfs_stats_attrs);
 
 /* In the kdamond, or once it stopped: make @s's results visible. */
 void damos_cfs_publish(struct damos *s)
 {
 	struct damos_cfs_scheme *cs = s->priv;
 
-	spin_lock(&cs->stat_lock);
+	guard(spinlock)(&cs->stat_lock);
 	cs->stat = s->stat;
 	cs->esz = damos_quota_effective_sz(&s->quota);
-	spin_unlock(&cs->stat_lock);
 }
 
 void damos_cfs_clear_stats(struct damos_cfs_scheme *cs)
 {
-	spin_lock(&cs->stat_lock);
+	guard(spinlock)(&cs->stat_lock);
 	cs->stat = (struct damos_stat) {};
 	cs->esz = 0;
-	spin_unlock(&cs->stat_lock);
 }
 
 /* ------------------------------------------------------------ filters */
@@ -211,47 +199,44 @@ static ssize_t damos_cfs_filter_matching_show(struct config_item *i,
 					      char *page)
 {
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-	bool matching;
 
-	mutex_lock(&cf->cctx->lock);
-	matching = cf->matching;
-	mutex_unlock(&cf->cctx->lock);
-	return sysfs_emit(page, "%c\n", matching ? 'Y' : 'N');
+	guard(mutex)(&cf->cctx->lock);
+	return sysfs_emit(page, "%c\n", cf->matching ? 'Y' : 'N');
+}
+
+/*
+ * What kstrtobool() takes, the true half first, as whole words: kstrtobool()
+ * itself looks at the first characters only.
+ */
+static const char * const damos_cfs_bool_words[] = {
+	"y", "Y", "1", "on", "n", "N", "0", "off",
+};
+
+static const char *damos_cfs_bool_word(unsigned int i)
+{
+	return damos_cfs_bool_words[i];
 }
 
 static ssize_t damos_cfs_filter_matching_store(struct config_item *i,
 					       const char *page, size_t count)
 {
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-	bool matching;
-	int err;
+	int w = damon_cfs_parse_word(page, count, damos_cfs_bool_word,
+				     ARRAY_SIZE(damos_cfs_bool_words));
 
-	if (strnlen(page, count) != count)
-		return -EINVAL;
-	err = kstrtobool(page, &matching);
-	if (err)
-		return err;
-	/* kstrtobool looks at the first characters only: no junk after. */
-	if (!sysfs_streq(page, "y") && !sysfs_streq(page, "Y") &&
-	    !sysfs_streq(page, "n") && !sysfs_streq(page, "N") &&
-	    !sysfs_streq(page, "1") && !sysfs_streq(page, "0") &&
-	    !sysfs_streq(page, "on") && !sysfs_streq(page, "off"))
-		return -EINVAL;
-	mutex_lock(&cf->cctx->lock);
-	cf->matching = matching;
-	mutex_unlock(&cf->cctx->lock);
+	if (w < 0)
+		return w;
+	scoped_guard(mutex, &cf->cctx->lock)
+		cf->matching = w < ARRAY_SIZE(damos_cfs_bool_words) / 2;
 	return count;
 }
 
 static ssize_t damos_cfs_filter_target_show(struct config_item *i, char *page)
 {
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-	ssize_t len;
 
-	mutex_lock(&cf->cctx->lock);
-	len = sysfs_emit(page, "%s\n", cf->target);
-	mutex_unlock(&cf->cctx->lock);
-	return len;
+	guard(mutex)(&cf->cctx->lock);
+	return sysfs_emit(page, "%s\n", cf->target);
 }
 
 static ssize_t damos_cfs_filter_target_store(struct config_item *i,
@@ -266,10 +251,9 @@ static ssize_t damos_cfs_filter_target_store(struct config_item *i,
 		len--;
 	if (len > NAME_MAX || memchr(page, '/', len))
 		return -EINVAL;
-	mutex_lock(&cf->cctx->lock);
+	guard(mutex)(&cf->cctx->lock);
 	memcpy(cf->target, page, len);
 	cf->target[len] = '\0';
-	mutex_unlock(&cf->cctx->lock);
 	return count;
 }
 
@@ -290,15 +274,9 @@ static void damos_cfs_filter_release(struct config_item *i)
 	kfree(to_damos_cfs_filter(i));
 }
 
-static struct configfs_item_operations damos_cfs_filter_item_ops = {
-	.release = damos_cfs_filter_release,
-};
-
-static const struct config_item_type damos_cfs_filter_type = {
-	.ct_item_ops = &damos_cfs_filter_item_ops,
-	.ct_attrs = damos_cfs_filter_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_filter_type =
+	DAMON_CFS_TYPE(damos_cfs_filter_attrs,
+		       DAMON_CFS_RELEASE(damos_cfs_filter_release));
 
 static struct config_item *damos_cfs_filter_make(struct config_group *group,
 						 const char *name)
@@ -317,14 +295,8 @@ static struct config_item *damos_cfs_filter_make(struct config_group *group,
 	return &cf->item;
 }
 
-static struct configfs_group_operations damos_cfs_filters_group_ops = {
-	.make_item = damos_cfs_filter_make,
-};
-
-static const struct config_item_type damos_cfs_filters_type = {
-	.ct_group_ops = &damos_cfs_filters_group_ops,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_filters_type =
+	DAMON_CFS_TYPE(NULL, DAMON_CFS_MKDIR(make_item, damos_cfs_filter_make));
 
 /* ------------------------------------------------------------ schemes */
 
@@ -345,15 +317,9 @@ static void damos_cfs_scheme_release(struct config_item *i)
 	kfree(to_damos_cfs_scheme(i));
 }
 
-static struct configfs_item_operations damos_cfs_scheme_item_ops = {
-	.release = damos_cfs_scheme_release,
-};
-
-static const struct config_item_type damos_cfs_scheme_type = {
-	.ct_item_ops = &damos_cfs_scheme_item_ops,
-	.ct_attrs = damos_cfs_scheme_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damos_cfs_scheme_type =
+	DAMON_CFS_TYPE(damos_cfs_scheme_attrs,
+		       DAMON_CFS_RELEASE(damos_cfs_scheme_release));
 
 static void damos_cfs_add_group(struct damos_cfs_scheme *cs,
 				struct config_group *g, const char *name,
@@ -392,14 +358,9 @@ static struct config_group *damos_cfs_scheme_make(struct config_group *group,
 	return &cs->group;
 }
 
-static struct configfs_group_operations damos_cfs_schemes_group_ops = {
-	.make_group = damos_cfs_scheme_make,
-};
-
-const struct config_item_type damos_cfs_schemes_type = {
-	.ct_group_ops = &damos_cfs_schemes_group_ops,
-	.ct_owner = THIS_MODULE,
-};
+const struct config_item_type damos_cfs_schemes_type =
+	DAMON_CFS_TYPE(NULL,
+		       DAMON_CFS_MKDIR(make_group, damos_cfs_scheme_make));
 
 /* ------------------------------------------------------------ plans */
 
@@ -419,12 +380,10 @@ static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 	damos_add_filter(s, f);
 	switch (cf->type) {
 	case DAMOS_FILTER_ADDR:
-		if (cf->addr_start >= cf->addr_end) {
-			pr_info_ratelimited("%s: scheme %s: filter %s: need addr_start < addr_end\n",
-					    config_item_name(&cctx->group.cg_item),
-					    where, config_item_name(&cf->item));
-			return -EINVAL;
-		}
+		if (cf->addr_start >= cf->addr_end)
+			return damon_cfs_refuse(cctx, -EINVAL,
+						"scheme %s: filter %s: need addr_start < addr_end\n",
+						where, config_item_name(&cf->item));
 		f->addr_range.start = cf->addr_start;
 		f->addr_range.end = cf->addr_end;
 		break;
@@ -432,13 +391,11 @@ static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 		for (i = 0; i < nr_targets; i++)
 			if (!strcmp(target_names[i], cf->target))
 				break;
-		if (i == nr_targets) {
-			pr_info_ratelimited("%s: scheme %s: filter %s: no target '%s'\n",
-					    config_item_name(&cctx->group.cg_item),
-					    where, config_item_name(&cf->item),
-					    cf->target);
-			return -EINVAL;
-		}
+		if (i == nr_targets)
+			return damon_cfs_refuse(cctx, -EINVAL,
+						"scheme %s: filter %s: no target '%s'\n",
+						where, config_item_name(&cf->item),
+						cf->target);
 		f->target_idx = i;
 		break;
 	}
@@ -461,13 +418,10 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 	struct damos *s;
 	int err;
 
-	if (!damon_registered_ops_can_apply(ops_id, cs->action)) {
-		pr_info_ratelimited("%s: scheme %s: %s cannot %s\n",
-				    config_item_name(&cctx->group.cg_item), name,
-				    damon_ops_name(ops_id),
-				    damos_action_name(cs->action));
-		return ERR_PTR(-EINVAL);
-	}
+	if (!damon_registered_ops_can_apply(ops_id, cs->action))
+		return ERR_PTR(damon_cfs_refuse(cctx, -EINVAL, "scheme %s: %s cannot %s\n",
+						name, damon_ops_name(ops_id),
+						damos_action_name(cs->action)));
 	s = damos_new_scheme();
 	if (!s)
 		return ERR_PTR(-ENOMEM);
@@ -487,9 +441,9 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 	}
 	err = damos_validate(s);
 	if (err) {
-		pr_info_ratelimited("%s: scheme %s: need min <= max in access_pattern, and low <= mid <= high with a watermark metric\n",
-				    config_item_name(&cctx->group.cg_item),
-				    name);
+		damon_cfs_refuse(cctx, err,
+				 "scheme %s: need min <= max in access_pattern, and low <= mid <= high with a watermark metric\n",
+				 name);
 		goto fail;
 	}
 	return s;

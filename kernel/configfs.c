@@ -53,13 +53,37 @@ int damon_cfs_parse_ulong(const char *page, size_t count,
 	return 0;
 }
 
-/* The index of the word @page holds in @words, or -EINVAL. */
-static int damon_cfs_parse_word(const char *page, size_t count,
-				const char * const *words, size_t nr_words)
+/* The i < @nr for which @page holds the word @name_of(i), or -EINVAL. */
+int damon_cfs_parse_word(const char *page, size_t count,
+			 const char *(*name_of)(unsigned int i),
+			 unsigned int nr)
 {
-	int err = damon_cfs_check_nul(page, count);
+	unsigned int i;
 
-	return err ? err : __sysfs_match_string(words, nr_words, page);
+	if (damon_cfs_check_nul(page, count))
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		if (sysfs_streq(page, name_of(i)))
+			return i;
+	return -EINVAL;
+}
+
+/*
+ * Say why an on or commit of @cctx is refused, ratelimited, prefixed with
+ * the context's name; returns @err for the caller to return.
+ */
+int damon_cfs_refuse(struct damon_cfs_ctx *cctx, int err, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info_ratelimited("%s: %pV", config_item_name(&cctx->group.cg_item),
+			    &vaf);
+	va_end(args);
+	return err;
 }
 
 /* ------------------------------------------------------------ regions */
@@ -80,15 +104,9 @@ static void damon_cfs_region_release(struct config_item *item)
 	kfree(to_damon_cfs_region(item));
 }
 
-static struct configfs_item_operations damon_cfs_region_item_ops = {
-	.release = damon_cfs_region_release,
-};
-
-static const struct config_item_type damon_cfs_region_type = {
-	.ct_item_ops = &damon_cfs_region_item_ops,
-	.ct_attrs = damon_cfs_region_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_region_type =
+	DAMON_CFS_TYPE(damon_cfs_region_attrs,
+		       DAMON_CFS_RELEASE(damon_cfs_region_release));
 
 static struct config_item *damon_cfs_region_make(struct config_group *group,
 						 const char *name)
@@ -105,27 +123,17 @@ static struct config_item *damon_cfs_region_make(struct config_group *group,
 	return &cr->item;
 }
 
-static struct configfs_group_operations damon_cfs_regions_group_ops = {
-	.make_item = damon_cfs_region_make,
-};
-
-static const struct config_item_type damon_cfs_regions_type = {
-	.ct_group_ops = &damon_cfs_regions_group_ops,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_regions_type =
+	DAMON_CFS_TYPE(NULL, DAMON_CFS_MKDIR(make_item, damon_cfs_region_make));
 
 /* ------------------------------------------------------------ targets */
 
 static ssize_t damon_cfs_target_pid_show(struct config_item *item, char *page)
 {
 	struct damon_cfs_target *ct = to_damon_cfs_target(item);
-	pid_t nr = -1;
 
-	mutex_lock(&ct->cctx->lock);
-	if (ct->pid)
-		nr = pid_vnr(ct->pid);
-	mutex_unlock(&ct->cctx->lock);
-	return sysfs_emit(page, "%d\n", nr);
+	guard(mutex)(&ct->cctx->lock);
+	return sysfs_emit(page, "%d\n", ct->pid ? pid_vnr(ct->pid) : -1);
 }
 
 /*
@@ -162,9 +170,8 @@ static ssize_t damon_cfs_target_pid_store(struct config_item *item,
 		return err;
 	}
 
-	mutex_lock(&ct->cctx->lock);
-	swap(ct->pid, pid);
-	mutex_unlock(&ct->cctx->lock);
+	scoped_guard(mutex, &ct->cctx->lock)
+		swap(ct->pid, pid);
 	put_pid(pid);
 	return count;
 }
@@ -209,16 +216,10 @@ static void damon_cfs_target_release(struct config_item *item)
 	kfree(ct);
 }
 
-static struct configfs_item_operations damon_cfs_target_item_ops = {
-	.release = damon_cfs_target_release,
-};
-
-static const struct config_item_type damon_cfs_target_type = {
-	.ct_item_ops = &damon_cfs_target_item_ops,
-	.ct_attrs = damon_cfs_target_attrs,
-	.ct_bin_attrs = damon_cfs_target_bin_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_target_type =
+	DAMON_CFS_TYPE(damon_cfs_target_attrs,
+		       .ct_bin_attrs = damon_cfs_target_bin_attrs,
+		       DAMON_CFS_RELEASE(damon_cfs_target_release));
 
 static struct config_group *damon_cfs_target_make(struct config_group *group,
 						  const char *name)
@@ -239,14 +240,9 @@ static struct config_group *damon_cfs_target_make(struct config_group *group,
 	return &ct->group;
 }
 
-static struct configfs_group_operations damon_cfs_targets_group_ops = {
-	.make_group = damon_cfs_target_make,
-};
-
-static const struct config_item_type damon_cfs_targets_type = {
-	.ct_group_ops = &damon_cfs_targets_group_ops,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_targets_type =
+	DAMON_CFS_TYPE(NULL,
+		       DAMON_CFS_MKDIR(make_group, damon_cfs_target_make));
 
 /* ------------------------------------------------------------ contexts */
 
@@ -267,31 +263,35 @@ DAMON_CFS_CTX_ULONG_ATTR(max_nr_regions, 3, DAMON_CFS_MAX_NR_REGIONS);
 static ssize_t damon_cfs_ctx_state_show(struct config_item *item, char *page)
 {
 	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
-	bool on;
 
-	mutex_lock(&cctx->lock);
+	guard(mutex)(&cctx->lock);
 	damon_cfs_reap(cctx);
-	on = damon_cfs_running(cctx);
-	mutex_unlock(&cctx->lock);
-	return sysfs_emit(page, "%s\n", on ? "on" : "off");
+	return sysfs_emit(page, "%s\n", damon_cfs_running(cctx) ? "on" : "off");
 }
 
-enum { DAMON_CFS_ON, DAMON_CFS_OFF, DAMON_CFS_COMMIT };
+enum { DAMON_CFS_ON, DAMON_CFS_OFF, DAMON_CFS_COMMIT, NR_DAMON_CFS_CMDS };
 
-static ssize_t damon_cfs_ctx_state_store(struct config_item *item,
-					 const char *page, size_t count)
+static const char *damon_cfs_cmd_word(unsigned int cmd)
 {
-	static const char * const words[] = {
+	static const char * const words[NR_DAMON_CFS_CMDS] = {
 		[DAMON_CFS_ON] = "on",
 		[DAMON_CFS_OFF] = "off",
 		[DAMON_CFS_COMMIT] = "commit",
 	};
+
+	return words[cmd];
+}
+
+static ssize_t damon_cfs_ctx_state_store(struct config_item *item,
+					 const char *page, size_t count)
+{
 	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
 	struct mutex *su_mutex = &cctx->group.cg_subsys->su_mutex;
 	struct damon_cfs_plan *plan = NULL;
 	int cmd, err = 0;
 
-	cmd = damon_cfs_parse_word(page, count, words, ARRAY_SIZE(words));
+	cmd = damon_cfs_parse_word(page, count, damon_cfs_cmd_word,
+				   NR_DAMON_CFS_CMDS);
 	if (cmd < 0)
 		return cmd;
 
@@ -326,28 +326,23 @@ static ssize_t damon_cfs_ctx_kdamond_pid_show(struct config_item *item,
 					      char *page)
 {
 	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
-	int pid = -1;
 
-	mutex_lock(&cctx->lock);
+	guard(mutex)(&cctx->lock);
 	damon_cfs_reap(cctx);
-	if (cctx->live)
-		pid = damon_kdamond_pid(cctx->live);
-	mutex_unlock(&cctx->lock);
-	return sysfs_emit(page, "%d\n", pid);
+	return sysfs_emit(page, "%d\n",
+			  cctx->live ? damon_kdamond_pid(cctx->live) : -1);
 }
 
 static ssize_t damon_cfs_ctx_nr_aggregations_show(struct config_item *item,
 						  char *page)
 {
 	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
-	unsigned long nr;
 
-	mutex_lock(&cctx->lock);
+	guard(mutex)(&cctx->lock);
 	damon_cfs_reap(cctx);	/* folds in a run that just ended */
-	nr = cctx->live ? READ_ONCE(cctx->live->nr_aggregations) :
-			  cctx->nr_aggregations;
-	mutex_unlock(&cctx->lock);
-	return sysfs_emit(page, "%lu\n", nr);
+	return sysfs_emit(page, "%lu\n",
+			  cctx->live ? READ_ONCE(cctx->live->nr_aggregations) :
+				       cctx->nr_aggregations);
 }
 
 DAMON_CFS_ATTR(damon_cfs_ctx_, state);
@@ -375,15 +370,9 @@ static void damon_cfs_ctx_release(struct config_item *item)
 	kfree(cctx);
 }
 
-static struct configfs_item_operations damon_cfs_ctx_item_ops = {
-	.release = damon_cfs_ctx_release,
-};
-
-static const struct config_item_type damon_cfs_ctx_type = {
-	.ct_item_ops = &damon_cfs_ctx_item_ops,
-	.ct_attrs = damon_cfs_ctx_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_ctx_type =
+	DAMON_CFS_TYPE(damon_cfs_ctx_attrs,
+		       DAMON_CFS_RELEASE(damon_cfs_ctx_release));
 
 static struct config_group *damon_cfs_ctx_make(struct config_group *group,
 					       const char *name)
@@ -416,21 +405,14 @@ static void damon_cfs_ctx_drop(struct config_group *group,
 	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
 
 	cancel_work_sync(&cctx->reap_work);
-	mutex_lock(&cctx->lock);
-	damon_cfs_off(cctx);
-	mutex_unlock(&cctx->lock);
+	scoped_guard(mutex, &cctx->lock)
+		damon_cfs_off(cctx);
 	config_item_put(item);
 }
 
-static struct configfs_group_operations damon_cfs_contexts_group_ops = {
-	.make_group = damon_cfs_ctx_make,
-	.drop_item = damon_cfs_ctx_drop,
-};
-
-static const struct config_item_type damon_cfs_contexts_type = {
-	.ct_group_ops = &damon_cfs_contexts_group_ops,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_contexts_type =
+	DAMON_CFS_TYPE(NULL, DAMON_CFS_MKDIR(make_group, damon_cfs_ctx_make,
+					     .drop_item = damon_cfs_ctx_drop));
 
 /* ------------------------------------------------------------ the root */
 
@@ -462,10 +444,8 @@ static struct configfs_attribute *damon_cfs_root_attrs[] = {
 	NULL,
 };
 
-static const struct config_item_type damon_cfs_root_type = {
-	.ct_attrs = damon_cfs_root_attrs,
-	.ct_owner = THIS_MODULE,
-};
+static const struct config_item_type damon_cfs_root_type =
+	DAMON_CFS_TYPE(damon_cfs_root_attrs);
 
 static struct config_group damon_cfs_contexts_group;
 

@@ -197,8 +197,9 @@ static struct configfs_attribute _pfx##attr_##_name = {		\
  *
  * DAMON_CFS_NUM_ATTR: a decimal in [@_min, @_max] (below EINVAL, above
  * ERANGE: damon_cfs_parse_ulong()).
- * DAMON_CFS_WORD_ATTR: one of the @_nr words @_name_of(0 .. @_nr - 1);
- * a word for which @_ok(index) is false (not built in) is EINVAL too.
+ * DAMON_CFS_WORD_ATTR: one of the @_nr words @_name_of(0 .. @_nr - 1)
+ * (damon_cfs_parse_word()); a word for which @_ok(index) is false (not
+ * built in) is EINVAL too.
  */
 #define DAMON_CFS_NUM_ATTR(_pfx, _file, _to, _lock, _field, _min, _max) \
 static ssize_t _pfx##_file##_show(struct config_item *item, char *page)	\
@@ -227,6 +228,10 @@ DAMON_CFS_ATTR(_pfx, _file)
 
 #define DAMON_CFS_WORD_ATTR(_pfx, _file, _to, _lock, _field, _name_of,	\
 			    _nr, _ok)					\
+static const char *_pfx##_file##_word(unsigned int i)			\
+{									\
+	return _name_of(i);						\
+}									\
 static ssize_t _pfx##_file##_show(struct config_item *item, char *page)	\
 {									\
 	typeof(_to(item)) o = _to(item);				\
@@ -240,14 +245,10 @@ static ssize_t _pfx##_file##_store(struct config_item *item,		\
 				   const char *page, size_t count)	\
 {									\
 	typeof(_to(item)) o = _to(item);				\
-	unsigned int i;							\
+	int i = damon_cfs_parse_word(page, count, _pfx##_file##_word,	\
+				     _nr);				\
 									\
-	if (strnlen(page, count) != count)				\
-		return -EINVAL;						\
-	for (i = 0; i < (_nr); i++)					\
-		if (sysfs_streq(page, _name_of(i)))			\
-			break;						\
-	if (i == (_nr) || !(_ok)(i))					\
+	if (i < 0 || !(_ok)(i))						\
 		return -EINVAL;						\
 	scoped_guard(mutex, &(_lock))					\
 		o->_field = i;						\
@@ -261,10 +262,30 @@ static inline bool damon_cfs_any(unsigned int i)
 	return true;
 }
 
+/*
+ * The initializer of a directory's config_item_type: its attributes
+ * (NULL: none) and, where it has any, what its items do:
+ * DAMON_CFS_RELEASE(fn) for a directory users make, freed by fn on the
+ * last put; DAMON_CFS_MKDIR(op, fn, ...) for one users mkdir in
+ * (op is make_item or make_group).
+ */
+#define DAMON_CFS_TYPE(_attrs, ...)					\
+	{ .ct_attrs = (_attrs), .ct_owner = THIS_MODULE, __VA_ARGS__ }
+#define DAMON_CFS_RELEASE(_fn)						\
+	.ct_item_ops = &(struct configfs_item_operations) { .release = (_fn) }
+#define DAMON_CFS_MKDIR(_op, _fn, ...)					\
+	.ct_group_ops = &(struct configfs_group_operations) {		\
+		._op = (_fn), __VA_ARGS__ }
+
 /* configfs.c */
 int damon_cfs_parse_ulong(const char *page, size_t count,
 			  unsigned long min, unsigned long max,
 			  unsigned long *val);
+__printf(3, 4)
+int damon_cfs_refuse(struct damon_cfs_ctx *cctx, int err, const char *fmt, ...);
+int damon_cfs_parse_word(const char *page, size_t count,
+			 const char *(*name_of)(unsigned int i),
+			 unsigned int nr);
 
 /* configfs-schemes.c */
 extern const struct config_item_type damos_cfs_schemes_type;
