@@ -4,6 +4,8 @@
  * scores, quota accounting, watermarks, validation, and whole
  * damos_apply_schemes() runs on a hand-built context whose operations only
  * record what they were asked to do.
+ *
+ * Most tests are tables: a row a behaviour, one test body a table.
  */
 
 #include <kunit/test.h>
@@ -13,8 +15,6 @@
 #include "../internal.h"
 
 #define P(n)	((unsigned long)(n) * PAGE_SIZE)
-
-/* ------------------------------------------------------ pattern matching */
 
 /* A region of @sz bytes with the given record, for the pure functions. */
 static struct damon_region region_of(unsigned long sz, unsigned int nr,
@@ -28,445 +28,448 @@ static struct damon_region region_of(unsigned long sz, unsigned int nr,
 	};
 }
 
+/* ------------------------------------------------------ pattern matching */
+
 /*
- * One row: a pattern, a region of P(10) bytes with @nr accesses and @age,
+ * One row: a pattern, a region of @sz bytes with @nr accesses and @age,
  * and whether they match.  Every bound is inclusive, on both sides.
  */
 struct pattern_case {
-	const char *what;
+	const char *desc;
 	struct damos_access_pattern p;
+	unsigned long sz;
 	unsigned int nr, age;
 	bool match;
 };
 
+/* a pattern of one size, count and age: those of P(10), 5, 7 */
+#define EXACT	{ P(10), P(10), 5, 5, 7, 7 }
+
 /* p: min_sz, max_sz, min_nr_accesses, max_nr_accesses, min_age, max_age */
 static const struct pattern_case pattern_cases[] = {
-	{ "min_sz = size", { P(10), ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "min_sz > size", { P(10) + 1, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, false },
-	{ "min_sz < size", { P(10) - 1, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "max_sz = size", { 0, P(10), 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "max_sz < size", { 0, P(10) - 1, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, false },
-	{ "max_sz > size", { 0, P(10) + 1, 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "size range of one value", { P(10), P(10), 0, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "min_nr = nr", { 0, ULONG_MAX, 5, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "min_nr > nr", { 0, ULONG_MAX, 6, UINT_MAX, 0, UINT_MAX }, 5, 7, false },
-	{ "min_nr < nr", { 0, ULONG_MAX, 4, UINT_MAX, 0, UINT_MAX }, 5, 7, true },
-	{ "max_nr = nr", { 0, ULONG_MAX, 0, 5, 0, UINT_MAX }, 5, 7, true },
-	{ "max_nr < nr", { 0, ULONG_MAX, 0, 4, 0, UINT_MAX }, 5, 7, false },
-	{ "max_nr > nr", { 0, ULONG_MAX, 0, 6, 0, UINT_MAX }, 5, 7, true },
-	{ "[0, 0] nr: an accessed region", { 0, ULONG_MAX, 0, 0, 0, UINT_MAX }, 5, 7, false },
-	{ "[0, 0] nr: a region never accessed", { 0, ULONG_MAX, 0, 0, 0, UINT_MAX }, 0, 7, true },
-	{ "min_age = age", { 0, ULONG_MAX, 0, UINT_MAX, 7, UINT_MAX }, 5, 7, true },
-	{ "min_age > age", { 0, ULONG_MAX, 0, UINT_MAX, 8, UINT_MAX }, 5, 7, false },
-	{ "min_age < age", { 0, ULONG_MAX, 0, UINT_MAX, 6, UINT_MAX }, 5, 7, true },
-	{ "max_age = age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 7 }, 5, 7, true },
-	{ "max_age < age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 6 }, 5, 7, false },
-	{ "max_age > age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 8 }, 5, 7, true },
+	{ "min_sz = size", { P(10), ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "min_sz > size", { P(10) + 1, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, false },
+	{ "min_sz < size", { P(10) - 1, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "max_sz = size", { 0, P(10), 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "max_sz < size", { 0, P(10) - 1, 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, false },
+	{ "max_sz > size", { 0, P(10) + 1, 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "size range of one value",
+	  { P(10), P(10), 0, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "min_nr = nr", { 0, ULONG_MAX, 5, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "min_nr > nr", { 0, ULONG_MAX, 6, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, false },
+	{ "min_nr < nr", { 0, ULONG_MAX, 4, UINT_MAX, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "max_nr = nr", { 0, ULONG_MAX, 0, 5, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "max_nr < nr", { 0, ULONG_MAX, 0, 4, 0, UINT_MAX }, P(10), 5, 7, false },
+	{ "max_nr > nr", { 0, ULONG_MAX, 0, 6, 0, UINT_MAX }, P(10), 5, 7, true },
+	{ "[0, 0] nr: an accessed region",
+	  { 0, ULONG_MAX, 0, 0, 0, UINT_MAX }, P(10), 5, 7, false },
+	{ "[0, 0] nr: a region never accessed",
+	  { 0, ULONG_MAX, 0, 0, 0, UINT_MAX }, P(10), 0, 7, true },
+	{ "min_age = age", { 0, ULONG_MAX, 0, UINT_MAX, 7, UINT_MAX }, P(10), 5, 7, true },
+	{ "min_age > age", { 0, ULONG_MAX, 0, UINT_MAX, 8, UINT_MAX }, P(10), 5, 7, false },
+	{ "min_age < age", { 0, ULONG_MAX, 0, UINT_MAX, 6, UINT_MAX }, P(10), 5, 7, true },
+	{ "max_age = age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 7 }, P(10), 5, 7, true },
+	{ "max_age < age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 6 }, P(10), 5, 7, false },
+	{ "max_age > age", { 0, ULONG_MAX, 0, UINT_MAX, 0, 8 }, P(10), 5, 7, true },
 	{ "the types' extremes match all",
-	  { 0, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, UINT_MAX, UINT_MAX, true },
+	  { 0, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX }, P(10), UINT_MAX, UINT_MAX, true },
 	{ "max_age one below the extreme",
-	  { 0, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX - 1 }, UINT_MAX, UINT_MAX, false },
+	  { 0, ULONG_MAX, 0, UINT_MAX, 0, UINT_MAX - 1 }, P(10), UINT_MAX, UINT_MAX, false },
+	/* each bound on its own: one miss is enough */
+	{ "all three exact", EXACT, P(10), 5, 7, true },
+	{ "all three exact, one page larger", EXACT, P(11), 5, 7, false },
+	{ "all three exact, one access fewer", EXACT, P(10), 4, 7, false },
+	{ "all three exact, one interval older", EXACT, P(10), 5, 8, false },
 };
 
-static void pattern_case_desc(const struct pattern_case *c, char *desc)
-{
-	strscpy(desc, c->what, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(pattern, pattern_cases, pattern_case_desc);
+KUNIT_ARRAY_PARAM_DESC(pattern, pattern_cases, desc);
 
 static void damos_test_pattern_bounds(struct kunit *test)
 {
 	const struct pattern_case *c = test->param_value;
-	struct damon_region r = region_of(P(10), c->nr, c->age);
+	struct damon_region r = region_of(c->sz, c->nr, c->age);
 
 	KUNIT_EXPECT_EQ_MSG(test, damos_pattern_match(&c->p, &r), c->match,
-			    "%s", c->what);
-}
-
-/* Each bound is checked on its own: one miss is enough. */
-static void damos_test_pattern_all_three(struct kunit *test)
-{
-	struct damon_region r = region_of(P(10), 5, 7);
-	struct damos_access_pattern p = {
-		.min_sz = P(10), .max_sz = P(10),
-		.min_nr_accesses = 5, .max_nr_accesses = 5,
-		.min_age = 7, .max_age = 7,
-	};
-
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
-	r.end += PAGE_SIZE;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	r.end -= PAGE_SIZE;
-	r.nr_accesses = 4;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	r.nr_accesses = 5;
-	r.age = 8;
-	KUNIT_EXPECT_FALSE(test, damos_pattern_match(&p, &r));
-	r.age = 7;
-	KUNIT_EXPECT_TRUE(test, damos_pattern_match(&p, &r));
+			    "%s", c->desc);
 }
 
 /* ------------------------------------------------------ priority scores */
 
+#define SCORE_REGIONS	5
+
 /*
- * With the default attributes an aggregation is 20 samples of 100 ms each;
+ * One row: a scheme's action and weights (size, frequency, age), the
+ * context's intervals (0: the defaults) and up to SCORE_REGIONS regions
+ * (size, nr_accesses, age; a size of 0 ends the list).
+ *  - rank_cases: the regions score strictly lower one after the other,
+ *    and the first no more than DAMOS_MAX_SCORE; with @like_pageout, each
+ *    scores what it scores for pageout.
+ *  - value_cases: each region scores @value.
+ */
+struct score_case {
+	const char *desc;
+	enum damos_action action;
+	unsigned int w[3];
+	struct {
+		unsigned long sz;
+		unsigned int nr, age;
+	} r[SCORE_REGIONS];
+	unsigned int value;
+	bool like_pageout;
+	unsigned long sample_us, aggr_us;
+};
+
+/*
+ * With the default attributes an aggregation is 100 ms, of 20 samples;
  * age 100 is 10 seconds.
  */
-static void damos_test_score_cold_first(struct kunit *test)
-{
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damos *s = damos_new_scheme();
-	/* idle for 10 s, idle but new, hot for 10 s, warm and new */
-	struct damon_region old_idle = region_of(P(16), 0, 100);
-	struct damon_region new_idle = region_of(P(16), 0, 0);
-	struct damon_region old_hot = region_of(P(16), 20, 100);
-	struct damon_region warm = region_of(P(16), 5, 0);
-	enum damos_action cold_actions[] = { DAMOS_PAGEOUT, DAMOS_COLD };
-	unsigned int i, a, b, c, d;
+#define OLD_IDLE	{ P(16), 0, 100 }	/* idle for 10 s */
+#define NEW_IDLE	{ P(16), 0, 0 }		/* idle but new */
+#define OLD_HOT		{ P(16), 20, 100 }	/* hot for 10 s */
+#define NEW_HOT		{ P(16), 20, 0 }
+#define WARM		{ P(16), 5, 0 }		/* warm and new */
+#define COLD_FIRST	{ OLD_IDLE, NEW_IDLE, WARM, OLD_HOT }
+#define HOT_FIRST	{ OLD_HOT, NEW_HOT, WARM, NEW_IDLE, OLD_IDLE }
+#define SMALL_IDLE	{ P(1), 0, 0 }
+#define BIG_HOT		{ SZ_1G, 20, 0 }
+#define BUSY_NEW	{ P(16), 14, 0 }	/* more accessed and new */
+#define WARM_OLD	{ P(16), 10, 600 }	/* less accessed, for a minute */
+#define RARE_OLD	{ P(16), 4, 600 }	/* rarely accessed, for a minute */
+#define SOME_NEW	{ P(16), 8, 0 }		/* more accessed and new */
 
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	for (i = 0; i < ARRAY_SIZE(cold_actions); i++) {
-		s->action = cold_actions[i];
-		a = damos_score(ctx, &old_idle, s);
-		b = damos_score(ctx, &new_idle, s);
-		c = damos_score(ctx, &warm, s);
-		d = damos_score(ctx, &old_hot, s);
-		KUNIT_EXPECT_GT(test, a, b);
-		KUNIT_EXPECT_GT(test, b, c);
-		KUNIT_EXPECT_GT(test, c, d);
-		KUNIT_EXPECT_LE(test, a, (unsigned int)DAMOS_MAX_SCORE);
-	}
-	/* pageout and cold rank alike */
-	s->action = DAMOS_PAGEOUT;
-	a = damos_score(ctx, &warm, s);
-	s->action = DAMOS_COLD;
-	KUNIT_EXPECT_EQ(test, damos_score(ctx, &warm, s), a);
-	damos_destroy_scheme(s);
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_score_hot_first(struct kunit *test)
-{
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damos *s = damos_new_scheme();
-	struct damon_region old_idle = region_of(P(16), 0, 100);
-	struct damon_region new_idle = region_of(P(16), 0, 0);
-	struct damon_region old_hot = region_of(P(16), 20, 100);
-	struct damon_region new_hot = region_of(P(16), 20, 0);
-	struct damon_region warm = region_of(P(16), 5, 0);
-	enum damos_action hot_actions[] = {
-		DAMOS_WILLNEED, DAMOS_HUGEPAGE, DAMOS_NOHUGEPAGE, DAMOS_STAT,
-	};
-	unsigned int i, a, b, c, d, e;
-
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	for (i = 0; i < ARRAY_SIZE(hot_actions); i++) {
-		s->action = hot_actions[i];
-		a = damos_score(ctx, &old_hot, s);
-		b = damos_score(ctx, &new_hot, s);
-		c = damos_score(ctx, &warm, s);
-		d = damos_score(ctx, &new_idle, s);
-		e = damos_score(ctx, &old_idle, s);
-		KUNIT_EXPECT_GT(test, a, b);
-		KUNIT_EXPECT_GT(test, b, c);
-		KUNIT_EXPECT_GT(test, c, d);
-		KUNIT_EXPECT_GT(test, d, e);
-		KUNIT_EXPECT_LE(test, a, (unsigned int)DAMOS_MAX_SCORE);
-	}
-	damos_destroy_scheme(s);
-	damon_destroy_ctx(ctx);
-}
+static const struct score_case rank_cases[] = {
+	{ "pageout: the coldest first", DAMOS_PAGEOUT, { 0, 1, 1 }, COLD_FIRST },
+	{ "cold: the coldest first, as pageout", DAMOS_COLD, { 0, 1, 1 }, COLD_FIRST,
+	  .like_pageout = true },
+	{ "willneed: the hottest first", DAMOS_WILLNEED, { 0, 1, 1 }, HOT_FIRST },
+	{ "hugepage: the hottest first", DAMOS_HUGEPAGE, { 0, 1, 1 }, HOT_FIRST },
+	{ "nohugepage: the hottest first", DAMOS_NOHUGEPAGE, { 0, 1, 1 }, HOT_FIRST },
+	{ "stat: the hottest first", DAMOS_STAT, { 0, 1, 1 }, HOT_FIRST },
+	{ "default weights: coldness decides", DAMOS_PAGEOUT, { 0, 1, 1 },
+	  { SMALL_IDLE, BIG_HOT } },
+	{ "size alone, pageout: larger first", DAMOS_PAGEOUT, { 1, 0, 0 },
+	  { BIG_HOT, SMALL_IDLE } },
+	{ "size alone, willneed: larger first", DAMOS_WILLNEED, { 1, 0, 0 },
+	  { BIG_HOT, SMALL_IDLE } },
+	{ "willneed, frequency alone: the busier", DAMOS_WILLNEED, { 0, 1, 0 },
+	  { BUSY_NEW, WARM_OLD } },
+	{ "willneed, age alone: the longer hot", DAMOS_WILLNEED, { 0, 0, 1 },
+	  { WARM_OLD, BUSY_NEW } },
+	/* pageout: accessed for long is hot; the default weights side with age */
+	{ "pageout, frequency alone: the rarer", DAMOS_PAGEOUT, { 0, 1, 0 },
+	  { RARE_OLD, SOME_NEW } },
+	{ "pageout, age alone: the new one", DAMOS_PAGEOUT, { 0, 0, 1 },
+	  { SOME_NEW, RARE_OLD } },
+	{ "pageout, default weights: the new one", DAMOS_PAGEOUT, { 0, 1, 1 },
+	  { SOME_NEW, RARE_OLD } },
+	{ "pageout, frequency weighing 10: the rarer", DAMOS_PAGEOUT, { 0, 10, 1 },
+	  { RARE_OLD, SOME_NEW } },
+	/* ages count whole intervals: 200000 of 0.5 ms is idle for 100 s */
+	{ "age of intervals shorter than 1 ms", DAMOS_PAGEOUT, { 0, 0, 1 },
+	  { { P(16), 0, 200000 }, NEW_IDLE }, .sample_us = 100, .aggr_us = 500 },
+};
 
 /* The sub-scores at their ends give exactly 0 and DAMOS_MAX_SCORE. */
-static void damos_test_score_range(struct kunit *test)
+static const struct score_case value_cases[] = {
+	{ "willneed: 1 TiB, accessed in every sample for ages", DAMOS_WILLNEED,
+	  { 1, 1, 1 }, { { SZ_1T, 20, UINT_MAX } }, DAMOS_MAX_SCORE },
+	{ "willneed: more accesses than samples saturate", DAMOS_WILLNEED,
+	  { 1, 1, 1 }, { { SZ_1T, 1000, UINT_MAX } }, DAMOS_MAX_SCORE },
+	{ "willneed: a single page idle for ages", DAMOS_WILLNEED,
+	  { 1, 1, 1 }, { { PAGE_SIZE, 0, UINT_MAX } }, 0 },
+	{ "pageout: 1 TiB idle for ages", DAMOS_PAGEOUT,
+	  { 1, 1, 1 }, { { SZ_1T, 0, UINT_MAX } }, DAMOS_MAX_SCORE },
+	{ "pageout: a single page accessed for ages", DAMOS_PAGEOUT,
+	  { 1, 1, 1 }, { { PAGE_SIZE, 20, UINT_MAX } }, 0 },
+	{ "pageout, no weights: all alike", DAMOS_PAGEOUT, { 0, 0, 0 },
+	  { { P(1), 0, 0 }, { SZ_1G, 20, 1000 }, { P(3), 7, 3 }, { SZ_2M, 0, UINT_MAX } },
+	  DAMOS_MAX_SCORE },
+	{ "willneed, no weights: all alike", DAMOS_WILLNEED, { 0, 0, 0 },
+	  { { P(1), 0, 0 }, { SZ_1G, 20, 1000 }, { P(3), 7, 3 }, { SZ_2M, 0, UINT_MAX } },
+	  DAMOS_MAX_SCORE },
+};
+
+KUNIT_ARRAY_PARAM_DESC(rank, rank_cases, desc);
+KUNIT_ARRAY_PARAM_DESC(value, value_cases, desc);
+
+/* Score the regions of @c for @action into @sc; returns how many. */
+static unsigned int scores_of(struct kunit *test, const struct score_case *c,
+			      enum damos_action action, unsigned int *sc)
 {
 	struct damon_ctx *ctx = damon_new_ctx();
 	struct damos *s = damos_new_scheme();
 	struct damon_region r;
-
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->quota.weight_sz = 1;
-
-	/* 1 TiB, accessed in every sample for ages: the hottest possible */
-	r = region_of(SZ_1T, 20, UINT_MAX);
-	s->action = DAMOS_WILLNEED;
-	KUNIT_EXPECT_EQ(test, damos_score(ctx, &r, s), (unsigned int)DAMOS_MAX_SCORE);
-	/* more accesses than samples (after an interval change) saturate */
-	r.nr_accesses = 1000;
-	KUNIT_EXPECT_EQ(test, damos_score(ctx, &r, s), (unsigned int)DAMOS_MAX_SCORE);
-	/* a single page idle for ages: the least wanted */
-	r = region_of(PAGE_SIZE, 0, UINT_MAX);
-	KUNIT_EXPECT_EQ(test, damos_score(ctx, &r, s), 0U);
-
-	/* and the other way round for pageout */
-	s->action = DAMOS_PAGEOUT;
-	r = region_of(SZ_1T, 0, UINT_MAX);
-	KUNIT_EXPECT_EQ(test, damos_score(ctx, &r, s), (unsigned int)DAMOS_MAX_SCORE);
-	r = region_of(PAGE_SIZE, 20, UINT_MAX);
-	KUNIT_EXPECT_EQ(test, damos_score(ctx, &r, s), 0U);
-	damos_destroy_scheme(s);
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_score_weights(struct kunit *test)
-{
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damos *s = damos_new_scheme();
-	/* small and idle vs large and hot */
-	struct damon_region small_idle = region_of(P(1), 0, 0);
-	struct damon_region big_hot = region_of(SZ_1G, 20, 0);
-	/* more accessed and new vs less accessed for a minute */
-	struct damon_region busy_new = region_of(P(16), 14, 0);
-	struct damon_region warm_old = region_of(P(16), 10, 600);
-	/* rarely accessed for a minute vs more accessed and new */
-	struct damon_region rare_old = region_of(P(16), 4, 600);
-	struct damon_region some_new = region_of(P(16), 8, 0);
-
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->action = DAMOS_PAGEOUT;
-
-	/* the default weights (0, 1, 1): coldness decides */
-	KUNIT_EXPECT_GT(test, damos_score(ctx, &small_idle, s),
-			damos_score(ctx, &big_hot, s));
-	/* size alone: larger first, whatever the action */
-	s->quota.weight_sz = 1;
-	s->quota.weight_nr_accesses = 0;
-	s->quota.weight_age = 0;
-	KUNIT_EXPECT_LT(test, damos_score(ctx, &small_idle, s),
-			damos_score(ctx, &big_hot, s));
-	s->action = DAMOS_WILLNEED;
-	KUNIT_EXPECT_LT(test, damos_score(ctx, &small_idle, s),
-			damos_score(ctx, &big_hot, s));
-
-	/* willneed: frequency prefers the busier, age the longer-hot */
-	s->quota.weight_sz = 0;
-	s->quota.weight_nr_accesses = 1;
-	KUNIT_EXPECT_GT(test, damos_score(ctx, &busy_new, s),
-			damos_score(ctx, &warm_old, s));
-	s->quota.weight_nr_accesses = 0;
-	s->quota.weight_age = 1;
-	KUNIT_EXPECT_LT(test, damos_score(ctx, &busy_new, s),
-			damos_score(ctx, &warm_old, s));
-
-	/*
-	 * pageout: frequency prefers the rarely accessed, age the new one
-	 * (accessed for long is hot); the default weights side with age
-	 * here, a heavy frequency weight with frequency.
-	 */
-	s->action = DAMOS_PAGEOUT;
-	s->quota.weight_nr_accesses = 1;
-	s->quota.weight_age = 0;
-	KUNIT_EXPECT_GT(test, damos_score(ctx, &rare_old, s),
-			damos_score(ctx, &some_new, s));
-	s->quota.weight_nr_accesses = 0;
-	s->quota.weight_age = 1;
-	KUNIT_EXPECT_LT(test, damos_score(ctx, &rare_old, s),
-			damos_score(ctx, &some_new, s));
-	s->quota.weight_nr_accesses = 1;
-	KUNIT_EXPECT_LT(test, damos_score(ctx, &rare_old, s),
-			damos_score(ctx, &some_new, s));
-	s->quota.weight_nr_accesses = 10;
-	KUNIT_EXPECT_GT(test, damos_score(ctx, &rare_old, s),
-			damos_score(ctx, &some_new, s));
-	damos_destroy_scheme(s);
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_score_zero_weights(struct kunit *test)
-{
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damos *s = damos_new_scheme();
-	struct damon_region rs[] = {
-		region_of(P(1), 0, 0), region_of(SZ_1G, 20, 1000),
-		region_of(P(3), 7, 3), region_of(SZ_2M, 0, UINT_MAX),
-	};
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->quota.weight_sz = 0;
-	s->quota.weight_nr_accesses = 0;
-	s->quota.weight_age = 0;
-	for (i = 0; i < ARRAY_SIZE(rs); i++) {
-		s->action = DAMOS_PAGEOUT;
-		KUNIT_EXPECT_EQ(test, damos_score(ctx, &rs[i], s),
-				(unsigned int)DAMOS_MAX_SCORE);
-		s->action = DAMOS_WILLNEED;
-		KUNIT_EXPECT_EQ(test, damos_score(ctx, &rs[i], s),
-				(unsigned int)DAMOS_MAX_SCORE);
+	if (c->sample_us) {
+		ctx->attrs.sample_us = c->sample_us;
+		ctx->attrs.aggr_us = c->aggr_us;
+	}
+	s->action = action;
+	s->quota.weight_sz = c->w[0];
+	s->quota.weight_nr_accesses = c->w[1];
+	s->quota.weight_age = c->w[2];
+	for (i = 0; i < SCORE_REGIONS && c->r[i].sz; i++) {
+		r = region_of(c->r[i].sz, c->r[i].nr, c->r[i].age);
+		sc[i] = damos_score(ctx, &r, s);
 	}
 	damos_destroy_scheme(s);
 	damon_destroy_ctx(ctx);
+	return i;
 }
 
-/* Ages count whole aggregation intervals, even ones shorter than 1 ms. */
-static void damos_test_score_age_short_aggr(struct kunit *test)
+static void damos_test_score_rank(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damos *s = damos_new_scheme();
-	/* 200000 intervals of 0.5 ms: idle for 100 s */
-	struct damon_region old_idle = region_of(P(16), 0, 200000);
-	struct damon_region new_idle = region_of(P(16), 0, 0);
+	const struct score_case *c = test->param_value;
+	unsigned int sc[SCORE_REGIONS], as_pageout[SCORE_REGIONS];
+	unsigned int i, n = scores_of(test, c, c->action, sc);
 
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	ctx->attrs.sample_us = 100;
-	ctx->attrs.aggr_us = 500;
-	s->action = DAMOS_PAGEOUT;
-	s->quota.weight_sz = 0;
-	s->quota.weight_nr_accesses = 0;
-	s->quota.weight_age = 1;
-	KUNIT_EXPECT_GT(test, damos_score(ctx, &old_idle, s),
-			damos_score(ctx, &new_idle, s));
-	damos_destroy_scheme(s);
-	damon_destroy_ctx(ctx);
+	KUNIT_EXPECT_LE(test, sc[0], (unsigned int)DAMOS_MAX_SCORE);
+	for (i = 1; i < n; i++)
+		KUNIT_EXPECT_GT_MSG(test, sc[i - 1], sc[i], "regions %u, %u",
+				    i - 1, i);
+	if (!c->like_pageout)
+		return;
+	scores_of(test, c, DAMOS_PAGEOUT, as_pageout);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, sc[i], as_pageout[i], "region %u", i);
+}
+
+static void damos_test_score_value(struct kunit *test)
+{
+	const struct score_case *c = test->param_value;
+	unsigned int sc[SCORE_REGIONS];
+	unsigned int i, n = scores_of(test, c, c->action, sc);
+
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, sc[i], c->value, "region %u", i);
+}
+
+/* ------------------------------------------------------ settings */
+
+/*
+ * The tables change schemes through settings: a knob and the value it is
+ * turned to.  Most knobs are a field of the scheme, of its last filter or
+ * of its context; the last few are of damos_apply_schemes() runs only (see
+ * set_run_knobs()).
+ */
+enum knob_id {
+	K_NONE,			/* the end of a list */
+	K_ACTION, K_APPLY_US,
+	K_MIN_SZ, K_MAX_SZ, K_MIN_NR, K_MAX_NR, K_MIN_AGE, K_MAX_AGE,
+	K_QUOTA_MS, K_QUOTA_SZ, K_RESET_MS, K_W_SZ, K_W_NR, K_W_AGE,
+	K_CHARGED, K_TOTAL_SZ, K_TOTAL_NS,	/* the quota's bookkeeping */
+	K_WM_METRIC, K_WM_INTERVAL, K_WM_HIGH, K_WM_MID, K_WM_LOW,
+	K_WM_NEXT_CHECK,
+	K_FILTER_Y, K_FILTER_N,	/* add a filter of type v, matching Y or N */
+	K_MATCHING, K_FILTER_TYPE, K_ADDR_START, K_ADDR_END, K_TARGET_IDX,
+	K_NO_FILTER,		/* destroy the last filter */
+	K_NEXT_INTERVAL,	/* the quota's reset interval is over */
+	K_SAMPLE_US, K_SAMPLES,	/* ctx->attrs.sample_us, ctx->passed_samples */
+	K_NO_OP,		/* operations without apply_scheme */
+	K_SCHEME,		/* add a scheme of action v, for the knobs after */
+	K_MODE,			/* what the operations report: a rec_mode */
+	K_REAGE,		/* the regions get their first ages back */
+};
+
+#define NR_KNOBS	6
+
+struct knob {
+	enum knob_id id;
+	unsigned long v;
+};
+
+/* Let the current quota reset interval of @s be over. */
+static void end_quota_interval(struct damos *s)
+{
+	s->quota.charged_from -= msecs_to_jiffies(s->quota.reset_interval_ms) + 1;
+}
+
+#define SET(field, v)	((field) = (v), true)
+
+/* Turn @k of @s (or of @ctx, if not NULL); false if there is no such knob. */
+static bool set_knob(struct kunit *test, struct damon_ctx *ctx,
+		     struct damos *s, const struct knob *k)
+{
+	struct damos_filter *f = NULL;
+	unsigned long v = k->v;
+
+	if (!list_empty(&s->filters))
+		f = list_last_entry(&s->filters, struct damos_filter, list);
+	if (k->id > K_FILTER_N && k->id <= K_NO_FILTER)
+		KUNIT_ASSERT_NOT_NULL(test, f);
+	if (k->id >= K_SAMPLE_US)
+		KUNIT_ASSERT_NOT_NULL(test, ctx);
+
+	switch (k->id) {
+	case K_ACTION:		return SET(s->action, v);
+	case K_APPLY_US:	return SET(s->apply_interval_us, v);
+	case K_MIN_SZ:		return SET(s->pattern.min_sz, v);
+	case K_MAX_SZ:		return SET(s->pattern.max_sz, v);
+	case K_MIN_NR:		return SET(s->pattern.min_nr_accesses, v);
+	case K_MAX_NR:		return SET(s->pattern.max_nr_accesses, v);
+	case K_MIN_AGE:		return SET(s->pattern.min_age, v);
+	case K_MAX_AGE:		return SET(s->pattern.max_age, v);
+	case K_QUOTA_MS:	return SET(s->quota.ms, v);
+	case K_QUOTA_SZ:	return SET(s->quota.sz, v);
+	case K_RESET_MS:	return SET(s->quota.reset_interval_ms, v);
+	case K_W_SZ:		return SET(s->quota.weight_sz, v);
+	case K_W_NR:		return SET(s->quota.weight_nr_accesses, v);
+	case K_W_AGE:		return SET(s->quota.weight_age, v);
+	case K_CHARGED:		return SET(s->quota.charged_sz, v);
+	case K_TOTAL_SZ:	return SET(s->quota.total_charged_sz, v);
+	case K_TOTAL_NS:	return SET(s->quota.total_charged_ns, v);
+	case K_WM_METRIC:	return SET(s->wmarks.metric, v);
+	case K_WM_INTERVAL:	return SET(s->wmarks.interval_us, v);
+	case K_WM_HIGH:		return SET(s->wmarks.high, v);
+	case K_WM_MID:		return SET(s->wmarks.mid, v);
+	case K_WM_LOW:		return SET(s->wmarks.low, v);
+	case K_WM_NEXT_CHECK:	return SET(s->wmarks.next_check_ns, v);
+	case K_MATCHING:	return SET(f->matching, v);
+	case K_FILTER_TYPE:	return SET(f->type, v);
+	case K_ADDR_START:	return SET(f->addr_range.start, v);
+	case K_ADDR_END:	return SET(f->addr_range.end, v);
+	case K_TARGET_IDX:	return SET(f->target_idx, v);
+	case K_SAMPLE_US:	return SET(ctx->attrs.sample_us, v);
+	case K_SAMPLES:		return SET(ctx->passed_samples, v);
+	case K_NO_OP:		return SET(ctx->ops.apply_scheme, NULL);
+	case K_FILTER_Y:
+	case K_FILTER_N:
+		f = damos_new_filter(v, k->id == K_FILTER_Y);
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		damos_add_filter(s, f);
+		return true;
+	case K_NO_FILTER:
+		damos_destroy_filter(f);
+		return true;
+	case K_NEXT_INTERVAL:
+		end_quota_interval(s);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Turn the knobs of @set (NR_KNOBS at the most) of @s. */
+static void set_knobs(struct kunit *test, struct damos *s,
+		      const struct knob *set)
+{
+	const struct knob *k;
+
+	for (k = set; k < set + NR_KNOBS && k->id; k++)
+		KUNIT_ASSERT_TRUE_MSG(test, set_knob(test, NULL, s, k),
+				      "knob %d", k->id);
 }
 
 /* ------------------------------------------------------ quota accounting */
 
-static void damos_test_quota_unlimited(struct kunit *test)
-{
-	struct damos *s = damos_new_scheme();
+/* A time: @ivals reset intervals and @d jiffies after a case's start. */
+struct when {
+	unsigned long ivals;
+	long d;
+};
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->quota.charged_sz = SZ_1G;
-	damos_quota_renew(s, 1000);
-	KUNIT_EXPECT_EQ(test, s->quota.esz, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 0UL);
-	damos_quota_renew(s, 1000 + 100 * HZ);
-	KUNIT_EXPECT_EQ(test, s->quota.esz, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 0UL);
-	damos_destroy_scheme(s);
+#define T(ivals, d)	{ ivals, d }
+
+/*
+ * A step: turn the knobs, renew the quota at @at, then expect @esz,
+ * @exceeds and, of a limited quota, @charged and the interval's start.
+ */
+struct quota_step {
+	const char *what;
+	struct knob set[NR_KNOBS];
+	struct when at;
+	unsigned long esz, charged;
+	struct when from;
+	unsigned long exceeds;
+};
+
+/* A scheme set up with @setup, and steps on it from @start jiffies on. */
+struct quota_case {
+	const char *desc;
+	unsigned long start;
+	struct knob setup[NR_KNOBS];
+	struct quota_step steps[7];
+};
+
+static const struct quota_case quota_cases[] = {
+	{ "no quota: unlimited, never exceeded", 1000, { { K_CHARGED, SZ_1G } },
+	  { { "at first", {}, T(0, 0), ULONG_MAX },
+	    { "100 s later", {}, T(100, 0), ULONG_MAX } } },
+	{ "a bytes quota across reset intervals", 5000,
+	  { { K_QUOTA_SZ, SZ_1M + 100 }, { K_RESET_MS, 500 } },
+	  { { "the first opens an interval; whole pages", {}, T(0, 0), SZ_1M, 0, T(0, 0), 0 },
+	    { "used up: within the interval nothing renews",
+	      { { K_CHARGED, SZ_1M } }, T(0, 1), SZ_1M, SZ_1M, T(0, 0), 0 },
+	    { "nor at its last jiffy", {}, T(1, -1), SZ_1M, SZ_1M, T(0, 0), 0 },
+	    { "one interval on: a new budget", {}, T(1, 0), SZ_1M, 0, T(1, 0), 1 },
+	    { "an interval that did not use it all up is no exceed",
+	      { { K_CHARGED, SZ_512K } }, T(2, 3), SZ_1M, 0, T(2, 3), 1 },
+	    { "a renewal long overdue counts the used-up interval once",
+	      { { K_CHARGED, SZ_1M } }, T(12, 3), SZ_1M, 0, T(12, 3), 2 },
+	    { "less than a page is one page, never nothing",
+	      { { K_QUOTA_SZ, 100 } }, T(13, 3), PAGE_SIZE, 0, T(13, 3), 2 } } },
+	{ "intervals are measured in jiffies, which wrap", ULONG_MAX - 2,
+	  { { K_QUOTA_SZ, SZ_64K }, { K_RESET_MS, 1000 } },
+	  { { "the first renewal", {}, T(0, 0), SZ_64K, 0, T(0, 0), 0 },
+	    { "wrapped, early", { { K_CHARGED, SZ_64K } }, T(1, -1), SZ_64K, SZ_64K, T(0, 0), 0 },
+	    { "wrapped, renewed", {}, T(1, 0), SZ_64K, 0, T(1, 0), 1 } } },
+	{ "the time quota becomes a size quota at the measured speed", 100,
+	  { { K_QUOTA_MS, 3 }, { K_RESET_MS, 1000 } },
+	  { { "nothing measured: 1 MiB per ms assumed", {}, T(0, 0), 3 * SZ_1M, 0, T(0, 0), 0 },
+	    { "8 MiB in 4 ms: 2 MiB per ms",
+	      { { K_TOTAL_SZ, 8 * SZ_1M }, { K_TOTAL_NS, 4 * NSEC_PER_MSEC } },
+	      T(1, 0), 6 * SZ_1M, 0, T(1, 0), 0 },
+	    /* with a size quota too, the smaller one holds */
+	    { "5 MiB", { { K_QUOTA_SZ, 5 * SZ_1M } }, T(2, 0), 5 * SZ_1M, 0, T(2, 0), 0 },
+	    { "7 MiB", { { K_QUOTA_SZ, 7 * SZ_1M } }, T(3, 0), 6 * SZ_1M, 0, T(3, 0), 0 },
+	    { "an extremely slow action still gets one page per interval",
+	      { { K_QUOTA_SZ, 0 }, { K_TOTAL_SZ, 100 }, { K_TOTAL_NS, NSEC_PER_SEC } },
+	      T(4, 0), PAGE_SIZE, 0, T(4, 0), 0 } } },
+	/* 32 TiB in 2^25 ms (about 9 hours) is 1 MiB per ms */
+	{ "the speed estimate of a long-running scheme", 100,
+	  { { K_QUOTA_MS, 1 }, { K_TOTAL_SZ, 1UL << 45 },
+	    { K_TOTAL_NS, (1UL << 25) * NSEC_PER_MSEC } },
+	  { { "tens of TiB acted on", {}, T(0, 0), SZ_1M, 0, T(0, 0), 0 } } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(quota, quota_cases, desc);
+
+static unsigned long jiffies_at(const struct quota_case *c, struct when w,
+				unsigned long ival)
+{
+	return c->start + w.ivals * ival + w.d;
 }
 
-static void damos_test_quota_bytes_across_resets(struct kunit *test)
+static void damos_test_quota(struct kunit *test)
 {
+	const struct quota_case *c = test->param_value;
 	struct damos *s = damos_new_scheme();
+	const struct quota_step *st;
 	struct damos_quota *q;
-	unsigned long now = 5000, ival;
+	unsigned long ival;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	q = &s->quota;
-	q->sz = SZ_1M + 100;		/* rounded down to whole pages */
-	q->reset_interval_ms = 500;
-	ival = msecs_to_jiffies(500);
+	set_knobs(test, s, c->setup);
+	ival = msecs_to_jiffies(q->reset_interval_ms);
 	KUNIT_ASSERT_GT(test, ival, 1UL);
-
-	/* the first renewal opens an interval, counting nothing */
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, (unsigned long)SZ_1M);
-	KUNIT_EXPECT_EQ(test, q->charged_sz, 0UL);
-	KUNIT_EXPECT_EQ(test, q->charged_from, now);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 0UL);
-
-	/* used up; within the interval nothing renews */
-	q->charged_sz = SZ_1M;
-	damos_quota_renew(s, now + 1);
-	damos_quota_renew(s, now + ival - 1);
-	KUNIT_EXPECT_EQ(test, q->charged_sz, (unsigned long)SZ_1M);
-	KUNIT_EXPECT_EQ(test, q->charged_from, now);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 0UL);
-
-	/* reset_interval_ms after its start, the budget renews */
-	now += ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->charged_sz, 0UL);
-	KUNIT_EXPECT_EQ(test, q->charged_from, now);
-	KUNIT_EXPECT_EQ(test, q->esz, (unsigned long)SZ_1M);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 1UL);
-
-	/* an interval that did not use it all up is no exceed */
-	q->charged_sz = SZ_512K;
-	now += ival + 3;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->charged_sz, 0UL);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 1UL);
-
-	/* a renewal long overdue counts the used-up interval once */
-	q->charged_sz = SZ_1M;
-	now += 10 * ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 2UL);
-	KUNIT_EXPECT_EQ(test, q->charged_from, now);
-
-	/* less than a page is one page, never nothing */
-	q->sz = 100;
-	now += ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 2UL);
-	damos_destroy_scheme(s);
-}
-
-/* Intervals are measured in jiffies, which wrap. */
-static void damos_test_quota_jiffies_wrap(struct kunit *test)
-{
-	struct damos *s = damos_new_scheme();
-	unsigned long start = ULONG_MAX - 2, ival;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->quota.sz = SZ_64K;
-	s->quota.reset_interval_ms = 1000;
-	ival = msecs_to_jiffies(1000);
-	damos_quota_renew(s, start);
-	KUNIT_EXPECT_EQ(test, s->quota.charged_from, start);
-	s->quota.charged_sz = SZ_64K;
-	damos_quota_renew(s, start + ival - 1);		/* wrapped, too early */
-	KUNIT_EXPECT_EQ(test, s->quota.charged_from, start);
-	KUNIT_EXPECT_EQ(test, s->quota.charged_sz, (unsigned long)SZ_64K);
-	damos_quota_renew(s, start + ival);
-	KUNIT_EXPECT_EQ(test, s->quota.charged_from, start + ival);
-	KUNIT_EXPECT_EQ(test, s->quota.charged_sz, 0UL);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 1UL);
-	damos_destroy_scheme(s);
-}
-
-/* The time quota becomes a size quota at the measured speed. */
-static void damos_test_quota_ms(struct kunit *test)
-{
-	struct damos *s = damos_new_scheme();
-	struct damos_quota *q;
-	unsigned long now = 100, ival;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	q = &s->quota;
-	q->ms = 3;
-	q->reset_interval_ms = 1000;
-	ival = msecs_to_jiffies(1000);
-
-	/* nothing measured yet: 1 GiB/s (1 MiB per ms) is assumed */
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, 3UL * SZ_1M);
-
-	/* 8 MiB in 4 ms: 2 MiB per ms */
-	q->total_charged_sz = 8 * SZ_1M;
-	q->total_charged_ns = 4 * NSEC_PER_MSEC;
-	now += ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, 6UL * SZ_1M);
-
-	/* with a size quota too, the smaller one holds */
-	q->sz = 5 * SZ_1M;
-	now += ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, 5UL * SZ_1M);
-	q->sz = 7 * SZ_1M;
-	now += ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, 6UL * SZ_1M);
-
-	/* an extremely slow action still gets one page per interval */
-	q->sz = 0;
-	q->total_charged_sz = 100;
-	q->total_charged_ns = NSEC_PER_SEC;
-	now += ival;
-	damos_quota_renew(s, now);
-	KUNIT_EXPECT_EQ(test, q->esz, PAGE_SIZE);
+	for (st = c->steps; st < c->steps + ARRAY_SIZE(c->steps) && st->what;
+	     st++) {
+		set_knobs(test, s, st->set);
+		damos_quota_renew(s, jiffies_at(c, st->at, ival));
+		KUNIT_EXPECT_EQ_MSG(test, q->esz, st->esz, "%s", st->what);
+		KUNIT_EXPECT_EQ_MSG(test, s->stat.qt_exceeds, st->exceeds,
+				    "%s", st->what);
+		if (!q->sz && !q->ms)
+			continue;	/* no interval to speak of */
+		KUNIT_EXPECT_EQ_MSG(test, q->charged_sz, st->charged, "%s",
+				    st->what);
+		KUNIT_EXPECT_EQ_MSG(test, q->charged_from,
+				    jiffies_at(c, st->from, ival), "%s", st->what);
+	}
 	damos_destroy_scheme(s);
 }
 
@@ -494,175 +497,122 @@ static void damos_test_quota_ms_large(struct kunit *test)
 	damos_destroy_scheme(s);
 }
 
-/*
- * The speed estimate stays right once a long-running scheme has acted on
- * tens of TiB in total: 32 TiB in 2^25 ms (about 9 hours) is 1 MiB per ms.
- */
-static void damos_test_quota_speed_long_run(struct kunit *test)
-{
-	struct damos *s = damos_new_scheme();
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->quota.ms = 1;
-	s->quota.total_charged_sz = 1ULL << 45;
-	s->quota.total_charged_ns = (1ULL << 25) * NSEC_PER_MSEC;
-	damos_quota_renew(s, 100);
-	KUNIT_EXPECT_EQ(test, s->quota.esz, (unsigned long)SZ_1M);
-	damos_destroy_scheme(s);
-}
-
 /* ------------------------------------------------------ watermarks */
 
-static void damos_test_wmarks_hysteresis(struct kunit *test)
+/* Watermarks, then metrics each with the state expected after it. */
+struct wmarks_case {
+	const char *desc;
+	struct damos_watermarks w;
+	struct {
+		unsigned long metric;
+		enum { WM_END, WM_OFF, WM_ON } then;
+	} steps[20];
+};
+
+static const struct wmarks_case wmarks_cases[] = {
+	{ "hysteresis", { .metric = DAMOS_WMARK_FREE_MEM_RATE,
+			  .high = 600, .mid = 400, .low = 200, .active = false },
+	  { { 500, WM_OFF }, { 600, WM_OFF }, { 401, WM_OFF },	/* inactive: stays off */
+	    { 400, WM_ON },			/* at mid: on */
+	    { 500, WM_ON }, { 600, WM_ON },	/* active up to high: stays on */
+	    { 601, WM_OFF },			/* above high: off */
+	    { 600, WM_OFF }, { 450, WM_OFF }, { 401, WM_OFF },	/* under high: still off */
+	    { 300, WM_ON }, { 200, WM_ON },	/* below mid, at low: on */
+	    { 199, WM_OFF },			/* below low: off */
+	    { 200, WM_ON },			/* back at low (and below mid): on */
+	    { 1000, WM_OFF }, { 1000, WM_OFF }, { 399, WM_ON }, { 0, WM_OFF } } },
+	{ "low == mid == high: active exactly at that value",
+	  { .metric = DAMOS_WMARK_FREE_MEM_RATE,
+	    .high = 500, .mid = 500, .low = 500, .active = true },
+	  { { 500, WM_ON }, { 501, WM_OFF }, { 500, WM_ON }, { 499, WM_OFF },
+	    { 500, WM_ON } } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(wmarks, wmarks_cases, desc);
+
+static void damos_test_wmarks(struct kunit *test)
 {
-	struct damos_watermarks w = {
-		.metric = DAMOS_WMARK_FREE_MEM_RATE,
-		.high = 600, .mid = 400, .low = 200,
-		.active = false,
-	};
-	/* metric, then the state expected after it */
-	const unsigned long steps[][2] = {
-		{500, 0},	/* inactive between mid and high: stays off */
-		{600, 0},
-		{401, 0},
-		{400, 1},	/* at mid: on */
-		{500, 1},	/* active between mid and high: stays on */
-		{600, 1},	/* at high: still on */
-		{601, 0},	/* above high: off */
-		{600, 0},	/* back under high is not enough */
-		{450, 0},
-		{401, 0},
-		{300, 1},	/* below mid: on */
-		{200, 1},	/* at low: still on */
-		{199, 0},	/* below low: off */
-		{200, 1},	/* back at low (and below mid): on again */
-		{1000, 0},
-		{1000, 0},
-		{399, 1},
-	};
+	const struct wmarks_case *c = test->param_value;
+	struct damos_watermarks w = c->w;
 	unsigned int i;
+	bool on;
 
-	for (i = 0; i < ARRAY_SIZE(steps); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, damos_wmarks_step(&w, steps[i][0]),
-				    (bool)steps[i][1], "step %u, metric %lu",
-				    i, steps[i][0]);
-		KUNIT_EXPECT_EQ_MSG(test, w.active, (bool)steps[i][1],
-				    "step %u, metric %lu", i, steps[i][0]);
+	for (i = 0; i < ARRAY_SIZE(c->steps) && c->steps[i].then; i++) {
+		on = c->steps[i].then == WM_ON;
+		KUNIT_EXPECT_EQ_MSG(test, damos_wmarks_step(&w, c->steps[i].metric),
+				    on, "step %u, metric %lu", i,
+				    c->steps[i].metric);
+		KUNIT_EXPECT_EQ_MSG(test, w.active, on, "step %u, metric %lu",
+				    i, c->steps[i].metric);
 	}
-	KUNIT_EXPECT_FALSE(test, damos_wmarks_step(&w, 0));
-	KUNIT_EXPECT_FALSE(test, w.active);
-}
-
-/* low == mid == high: active exactly at that value. */
-static void damos_test_wmarks_one_point(struct kunit *test)
-{
-	struct damos_watermarks w = {
-		.metric = DAMOS_WMARK_FREE_MEM_RATE,
-		.high = 500, .mid = 500, .low = 500,
-		.active = true,
-	};
-
-	KUNIT_EXPECT_TRUE(test, damos_wmarks_step(&w, 500));
-	KUNIT_EXPECT_FALSE(test, damos_wmarks_step(&w, 501));
-	KUNIT_EXPECT_TRUE(test, damos_wmarks_step(&w, 500));
-	KUNIT_EXPECT_FALSE(test, damos_wmarks_step(&w, 499));
-	KUNIT_EXPECT_TRUE(test, damos_wmarks_step(&w, 500));
 }
 
 /* ------------------------------------------------------ validation */
 
+/* One scheme, changed step by step: damos_validate() after each change. */
+static const struct {
+	const char *what;
+	struct knob set[NR_KNOBS];
+	int ret;
+} validate_steps[] = {
+	{ "the defaults", {}, 0 },
+	{ "no such action", { { K_ACTION, NR_DAMOS_ACTIONS } }, -EINVAL },
+	{ "pageout", { { K_ACTION, DAMOS_PAGEOUT } }, 0 },
+	/* each min above its max; min == max is fine */
+	{ "min_sz > max_sz", { { K_MIN_SZ, P(2) }, { K_MAX_SZ, P(1) } }, -EINVAL },
+	{ "min_sz = max_sz", { { K_MAX_SZ, P(2) } }, 0 },
+	{ "min_nr > max_nr", { { K_MIN_NR, 3 }, { K_MAX_NR, 2 } }, -EINVAL },
+	{ "min_nr = max_nr", { { K_MAX_NR, 3 } }, 0 },
+	{ "min_age > max_age", { { K_MIN_AGE, 10 }, { K_MAX_AGE, 9 } }, -EINVAL },
+	{ "min_age = max_age", { { K_MAX_AGE, 10 } }, 0 },
+	/* a quota needs a reset interval */
+	{ "a size quota, no reset interval",
+	  { { K_QUOTA_SZ, SZ_1M }, { K_RESET_MS, 0 } }, -EINVAL },
+	{ "a time quota, no reset interval",
+	  { { K_QUOTA_SZ, 0 }, { K_QUOTA_MS, 10 } }, -EINVAL },
+	{ "a time quota, a reset interval", { { K_RESET_MS, 1 } }, 0 },
+	/* watermarks: checked only with a metric */
+	{ "low > mid > high, no metric",
+	  { { K_WM_LOW, 500 }, { K_WM_MID, 400 }, { K_WM_HIGH, 300 } }, 0 },
+	{ "low > mid > high",
+	  { { K_WM_METRIC, DAMOS_WMARK_FREE_MEM_RATE } }, -EINVAL },
+	{ "low <= mid, mid > high", { { K_WM_LOW, 300 } }, -EINVAL },
+	{ "300 <= 400 <= 400", { { K_WM_HIGH, 400 } }, 0 },
+	{ "low > mid", { { K_WM_LOW, 401 } }, -EINVAL },
+	{ "low = mid = high", { { K_WM_LOW, 400 } }, 0 },
+	{ "no check interval", { { K_WM_INTERVAL, 0 } }, -EINVAL },
+	{ "a check interval", { { K_WM_INTERVAL, 1 } }, 0 },
+	{ "no such metric", { { K_WM_METRIC, NR_DAMOS_WMARK_METRICS } }, -EINVAL },
+	/* filters: addr needs start < end */
+	{ "an empty addr range",
+	  { { K_WM_METRIC, DAMOS_WMARK_NONE }, { K_FILTER_Y, DAMOS_FILTER_ADDR },
+	    { K_ADDR_START, P(5) }, { K_ADDR_END, P(5) } }, -EINVAL },
+	{ "an addr range ending before its start", { { K_ADDR_END, P(4) } }, -EINVAL },
+	{ "an addr range of a byte", { { K_ADDR_END, P(5) + 1 } }, 0 },
+	{ "target and anon filters too",
+	  { { K_FILTER_N, DAMOS_FILTER_TARGET }, { K_FILTER_Y, DAMOS_FILTER_ANON } }, 0 },
+	{ "no such filter type", { { K_FILTER_TYPE, NR_DAMOS_FILTER_TYPES } }, -EINVAL },
+	{ "that filter gone", { { K_NO_FILTER } }, 0 },
+};
+
 static void damos_test_validate(struct kunit *test)
 {
 	struct damos *s = damos_new_scheme();
-	struct damos_filter *f;
+	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-
-	s->action = NR_DAMOS_ACTIONS;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->action = DAMOS_PAGEOUT;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-
-	/* each min above its max; min == max is fine */
-	s->pattern.min_sz = P(2);
-	s->pattern.max_sz = P(1);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->pattern.max_sz = P(2);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	s->pattern.min_nr_accesses = 3;
-	s->pattern.max_nr_accesses = 2;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->pattern.max_nr_accesses = 3;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	s->pattern.min_age = 10;
-	s->pattern.max_age = 9;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->pattern.max_age = 10;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-
-	/* a quota needs a reset interval */
-	s->quota.sz = SZ_1M;
-	s->quota.reset_interval_ms = 0;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->quota.sz = 0;
-	s->quota.ms = 10;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->quota.reset_interval_ms = 1;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-
-	/* watermarks: checked only with a metric */
-	s->wmarks.low = 500;
-	s->wmarks.mid = 400;
-	s->wmarks.high = 300;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	s->wmarks.metric = DAMOS_WMARK_FREE_MEM_RATE;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->wmarks.low = 300;			/* low <= mid, mid > high */
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->wmarks.high = 400;			/* 300 <= 400 <= 400 */
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	s->wmarks.low = 401;			/* low > mid */
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->wmarks.low = 400;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	s->wmarks.interval_us = 0;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->wmarks.interval_us = 1;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	s->wmarks.metric = NR_DAMOS_WMARK_METRICS;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	s->wmarks.metric = DAMOS_WMARK_NONE;
-
-	/* filters: addr needs start < end */
-	f = damos_new_filter(DAMOS_FILTER_ADDR, true);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	damos_add_filter(s, f);
-	f->addr_range.start = P(5);
-	f->addr_range.end = P(5);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	f->addr_range.end = P(4);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	f->addr_range.end = P(5) + 1;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	f = damos_new_filter(DAMOS_FILTER_TARGET, false);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	damos_add_filter(s, f);
-	f = damos_new_filter(DAMOS_FILTER_ANON, true);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	damos_add_filter(s, f);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
-	f->type = NR_DAMOS_FILTER_TYPES;
-	KUNIT_EXPECT_EQ(test, damos_validate(s), -EINVAL);
-	damos_destroy_filter(f);
-	KUNIT_EXPECT_EQ(test, damos_validate(s), 0);
+	for (i = 0; i < ARRAY_SIZE(validate_steps); i++) {
+		set_knobs(test, s, validate_steps[i].set);
+		KUNIT_EXPECT_EQ_MSG(test, damos_validate(s),
+				    validate_steps[i].ret, "%s",
+				    validate_steps[i].what);
+	}
 	damos_destroy_scheme(s);
 }
 
-static void damos_test_defaults_and_names(struct kunit *test)
+static void damos_test_defaults(struct kunit *test)
 {
 	struct damos *s = damos_new_scheme();
-	enum damos_action a;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	/* the defaults configfs-layout.md lists */
@@ -685,35 +635,69 @@ static void damos_test_defaults_and_names(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, s->wmarks.active);
 	KUNIT_EXPECT_TRUE(test, list_empty(&s->filters));
 	damos_destroy_scheme(s);
+}
 
-	KUNIT_EXPECT_EQ(test, damos_action_of("pageout", &a), 0);
-	KUNIT_EXPECT_EQ(test, a, DAMOS_PAGEOUT);
-	KUNIT_EXPECT_EQ(test, damos_action_of("nohugepage", &a), 0);
-	KUNIT_EXPECT_EQ(test, a, DAMOS_NOHUGEPAGE);
-	KUNIT_EXPECT_EQ(test, damos_action_of("stat", &a), 0);
-	KUNIT_EXPECT_EQ(test, a, DAMOS_STAT);
-	KUNIT_EXPECT_EQ(test, damos_action_of("PAGEOUT", &a), -EINVAL);
-	KUNIT_EXPECT_EQ(test, damos_action_of("page", &a), -EINVAL);
-	KUNIT_EXPECT_EQ(test, damos_action_of("", &a), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, damos_action_name(DAMOS_WILLNEED), "willneed");
-	KUNIT_EXPECT_STREQ(test, damos_action_name(DAMOS_COLD), "cold");
-	KUNIT_EXPECT_STREQ(test, damos_action_name(DAMOS_HUGEPAGE), "hugepage");
+/* Every action's name, both ways; and strings that name none. */
+static const struct {
+	const char *name;
+	enum damos_action action;	/* NR_DAMOS_ACTIONS: none */
+} action_names[] = {
+	{ "willneed", DAMOS_WILLNEED },
+	{ "cold", DAMOS_COLD },
+	{ "pageout", DAMOS_PAGEOUT },
+	{ "hugepage", DAMOS_HUGEPAGE },
+	{ "nohugepage", DAMOS_NOHUGEPAGE },
+	{ "stat", DAMOS_STAT },
+	{ "PAGEOUT", NR_DAMOS_ACTIONS },
+	{ "page", NR_DAMOS_ACTIONS },
+	{ "", NR_DAMOS_ACTIONS },
+};
+
+static void damos_test_action_names(struct kunit *test)
+{
+	enum damos_action a;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(action_names); i++) {
+		ret = damos_action_of(action_names[i].name, &a);
+		if (action_names[i].action == NR_DAMOS_ACTIONS) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", action_names[i].name);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s", action_names[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, a, action_names[i].action, "%s",
+				    action_names[i].name);
+		KUNIT_EXPECT_STREQ(test, damos_action_name(action_names[i].action),
+				   action_names[i].name);
+	}
 	KUNIT_EXPECT_NULL(test, damos_action_name(NR_DAMOS_ACTIONS));
 }
 
 /* ------------------------------------------ damos_apply_schemes, fake ops */
 
-#define REC_MAX_CALLS	32
+#define STR_SZ	512
+
+/* Append a span to @buf, a string of STR_SZ bytes; @action or nr and age. */
+static void str_add(char *buf, unsigned int t, unsigned long start,
+		    unsigned long end, const char *action, unsigned int nr,
+		    unsigned int age)
+{
+	size_t len = strlen(buf);
+
+	if (action)
+		scnprintf(buf + len, STR_SZ - len, "%u:[%#lx, %#lx) %s; ", t,
+			  start, end, action);
+	else
+		scnprintf(buf + len, STR_SZ - len, "%u:[%#lx, %#lx) nr %u age %u; ",
+			  t, start, end, nr, age);
+}
 
 enum rec_mode { REC_ALL, REC_HALF, REC_NONE };
 
-/* What the fake apply_scheme was asked to do, in call order. */
+/* What the fake apply_scheme was asked to do: target:[start, end) action */
 static struct {
-	struct {
-		struct damon_target *t;
-		unsigned long start, end;
-		enum damos_action action;
-	} calls[REC_MAX_CALLS];
+	char calls[STR_SZ];
 	unsigned int nr_calls;
 	enum rec_mode mode;
 } rec;
@@ -723,12 +707,15 @@ static unsigned long rec_apply_scheme(struct damon_ctx *ctx,
 				      unsigned long start, unsigned long end,
 				      struct damos *s)
 {
-	if (rec.nr_calls < REC_MAX_CALLS) {
-		rec.calls[rec.nr_calls].t = t;
-		rec.calls[rec.nr_calls].start = start;
-		rec.calls[rec.nr_calls].end = end;
-		rec.calls[rec.nr_calls].action = s->action;
+	struct damon_target *it;
+	unsigned int tidx = 0;
+
+	damon_for_each_target(it, ctx) {
+		if (it == t)
+			break;
+		tidx++;
 	}
+	str_add(rec.calls, tidx, start, end, damos_action_name(s->action), 0, 0);
 	rec.nr_calls++;
 	switch (rec.mode) {
 	case REC_HALF:
@@ -754,31 +741,6 @@ static struct damon_ctx *rec_ctx(struct kunit *test)
 	return ctx;
 }
 
-static struct damon_target *add_target(struct kunit *test,
-				       struct damon_ctx *ctx)
-{
-	struct damon_target *t = damon_new_target();
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	damon_add_target(ctx, t);
-	return t;
-}
-
-static struct damon_region *add_region(struct kunit *test,
-				       struct damon_target *t,
-				       unsigned long start, unsigned long end,
-				       unsigned int nr_accesses,
-				       unsigned int age)
-{
-	struct damon_region *r = damon_new_region(start, end);
-
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	r->nr_accesses = nr_accesses;
-	r->age = age;
-	damon_add_region(r, t);
-	return r;
-}
-
 static struct damos *add_scheme(struct kunit *test, struct damon_ctx *ctx,
 				enum damos_action action)
 {
@@ -790,648 +752,360 @@ static struct damos *add_scheme(struct kunit *test, struct damon_ctx *ctx,
 	return s;
 }
 
-static struct damos_filter *add_filter(struct kunit *test, struct damos *s,
-				       enum damos_filter_type type,
-				       bool matching)
+static void expect_stat(struct kunit *test, const char *what,
+			const struct damos_stat *got,
+			const struct damos_stat *want)
 {
-	struct damos_filter *f = damos_new_filter(type, matching);
-
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	damos_add_filter(s, f);
-	return f;
+	KUNIT_EXPECT_EQ_MSG(test, got->nr_tried, want->nr_tried, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, got->sz_tried, want->sz_tried, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, got->nr_applied, want->nr_applied, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, got->sz_applied, want->sz_applied, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, got->qt_exceeds, want->qt_exceeds, "%s", what);
 }
 
-/* The @i-th recorded call was on [@start, @end) of @t. */
-static void expect_call(struct kunit *test, unsigned int i,
-			struct damon_target *t, unsigned long start,
-			unsigned long end)
+/*
+ * Pages [@start, @end) of the @t-th target: a region with @nr accesses and
+ * @age, or (in a step's calls) what an apply_scheme call was for.
+ */
+struct span {
+	unsigned int t;
+	unsigned long start, end;
+	unsigned int nr, age;
+};
+
+#define NR_REGIONS	5
+#define NR_CALLS	4
+#define NR_STEPS	6
+
+#define THP	IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE)
+/* the statistics of each scheme of the context, in order */
+#define STATS(...)	((const struct damos_stat []){ __VA_ARGS__ })
+/* all regions, target after target, in address order */
+#define REGIONS(...)	((const struct span []){ __VA_ARGS__, {} })
+
+/*
+ * A step: turn the knobs of @set and run damos_apply_schemes() once; then
+ * the operations were asked to apply the first scheme's action to @calls,
+ * in order and no more, and, where given, @stat, @regions and (with @esz)
+ * the first scheme's quota are so.  The first scheme is active unless
+ * @inactive.
+ */
+struct apply_step {
+	const char *what;
+	struct knob set[NR_KNOBS];
+	struct span calls[NR_CALLS];
+	const struct damos_stat *stat;
+	const struct span *regions;
+	unsigned long esz, charged;
+	bool inactive;
+};
+
+/*
+ * A context with @regions (an end of 0 ends them) and a pageout scheme
+ * whose quota intervals end only when a step says so, set up with @setup;
+ * then the steps.
+ */
+struct apply_case {
+	const char *desc;
+	struct span regions[NR_REGIONS];
+	struct knob setup[NR_KNOBS];
+	struct apply_step steps[NR_STEPS];
+};
+
+static const struct apply_case apply_cases[] = {
+	{ "only the regions that match the pattern",
+	  { { 0, 0, 10, 0, 3 }, { 0, 10, 20, 5, 3 }, { 0, 20, 30, 0, 7 }, { 0, 40, 41, 0, 7 } },
+	  { { K_MAX_NR, 0 }, { K_MIN_SZ, P(2) } },
+	  { { "the idle ones large enough; their ages restart", {},
+	      { { 0, 0, 10 }, { 0, 20, 30 } }, STATS({ 2, P(20), 2, P(20) }),
+	      REGIONS({ 0, 0, 10, 0, 0 }, { 0, 10, 20, 5, 3 }, { 0, 20, 30, 0, 0 },
+		      { 0, 40, 41, 0, 7 }) },
+	    { "the stats add up over runs", {}, { { 0, 0, 10 }, { 0, 20, 30 } },
+	      STATS({ 4, P(40), 4, P(40) }) } } },
+	{ "stat only counts",
+	  { { 0, 0, 10, 0, 3 }, { 0, 10, 20, 5, 3 }, { 0, 20, 30, 0, 7 } },
+	  { { K_ACTION, DAMOS_STAT }, { K_MAX_NR, 0 } },
+	  { { "no calls, the ages kept", {}, {}, STATS({ 2, P(20), 2, P(20) }),
+	      REGIONS({ 0, 0, 10, 0, 3 }, { 0, 10, 20, 5, 3 }, { 0, 20, 30, 0, 7 }) },
+	    { "without any apply_scheme in the operations", { { K_NO_OP } }, {},
+	      STATS({ 4, P(40), 4, P(40) }) } } },
+	{ "hugepage, which the operations apply only with THP",
+	  { { 0, 0, 10, 3, 0 } },
+	  { { K_ACTION, DAMOS_HUGEPAGE } },
+	  { { "acted on with THP, left alone without", {}, { { 0, 0, 10 * THP } },
+	      STATS({ THP, P(10) * THP, THP, P(10) * THP }) } } },
+	{ "operations without apply_scheme only run stat schemes",
+	  { { 0, 0, 10, 3, 5 } },
+	  { { K_NO_OP } },
+	  { { "pageout: not run, the age kept", {}, {}, STATS({}),
+	      REGIONS({ 0, 0, 10, 3, 5 }) } } },
+	{ "nr/sz_applied count what the operations report",
+	  { { 0, 0, 10 }, { 0, 10, 14 } },
+	  { { K_ACTION, DAMOS_COLD }, { K_MODE, REC_HALF } },
+	  { { "half of it", {}, { { 0, 0, 10 }, { 0, 10, 14 } }, STATS({ 2, P(14), 2, P(7) }) },
+	    { "nothing", { { K_MODE, REC_NONE } }, { { 0, 0, 10 }, { 0, 10, 14 } },
+	      STATS({ 4, P(28), 2, P(7) }) } } },
+	{ "a bytes quota per reset interval",
+	  { { 0, 0, 10 }, { 0, 10, 20 }, { 0, 20, 30 } },
+	  { { K_QUOTA_SZ, P(15) } },
+	  { { "the region that would overrun it split, its first part acted on",
+	      {}, { { 0, 0, 10 }, { 0, 10, 15 } }, STATS({ 2, P(15), 2, P(15) }),
+	      REGIONS({ 0, 0, 10 }, { 0, 10, 15 }, { 0, 15, 20 }, { 0, 20, 30 }),
+	      P(15), P(15) },
+	    { "same interval: the budget is spent", {}, {}, STATS({ 2, P(15), 2, P(15) }) },
+	    { "same interval again", {}, {}, STATS({ 2, P(15), 2, P(15) }) },
+	    { "next interval: a new budget, the used-up one counted",
+	      { { K_NEXT_INTERVAL } }, { { 0, 0, 10 }, { 0, 10, 15 } },
+	      STATS({ 4, P(30), 4, P(30), 1 }) },
+	    { "a budget larger than everything: all of it",
+	      { { K_QUOTA_SZ, P(100) }, { K_NEXT_INTERVAL } },
+	      { { 0, 0, 10 }, { 0, 10, 15 }, { 0, 15, 20 }, { 0, 20, 30 } },
+	      STATS({ 8, P(60), 8, P(60), 2 }), NULL, P(100), P(30) },
+	    { "an interval not used up is no exceed", { { K_NEXT_INTERVAL } },
+	      { { 0, 0, 10 }, { 0, 10, 15 }, { 0, 15, 20 }, { 0, 20, 30 } },
+	      STATS({ 12, P(90), 12, P(90), 2 }) } } },
+	/* acted-on regions are still taken in address order */
+	{ "under a quota the highest scores go first",
+	  { { 0, 0, 10, 5, 0 }, { 0, 10, 20, 0, 200 }, { 0, 20, 30, 0, 0 } },
+	  { { K_QUOTA_SZ, P(10) } },
+	  { { "pageout, room for one: the one idle for longest", {},
+	      { { 0, 10, 20 } }, NULL,
+	      REGIONS({ 0, 0, 10, 5, 0 }, { 0, 10, 20 }, { 0, 20, 30 }) },
+	    { "room for two: both idle ones, not the warm one",
+	      { { K_REAGE }, { K_QUOTA_SZ, P(20) }, { K_NEXT_INTERVAL } },
+	      { { 0, 10, 20 }, { 0, 20, 30 } }, NULL,
+	      REGIONS({ 0, 0, 10, 5, 0 }, { 0, 10, 20 }, { 0, 20, 30 }) },
+	    { "willneed wants the warm one first",
+	      { { K_ACTION, DAMOS_WILLNEED }, { K_QUOTA_SZ, P(10) }, { K_REAGE },
+		{ K_NEXT_INTERVAL } }, { { 0, 0, 10 } } } } },
+	{ "under a quota with weight on size alone, the largest first",
+	  { { 0, 0, 4 }, { 0, 4, 6 }, { 0, 6, 38, 20, 0 }, { 0, 38, 46 } },
+	  { { K_QUOTA_SZ, P(32) }, { K_W_SZ, 1 }, { K_W_NR, 0 }, { K_W_AGE, 0 } },
+	  { { "the hot one, the largest", {}, { { 0, 6, 38 } } },
+	    { "the default weights, room for 14 pages: the three idle ones",
+	      { { K_QUOTA_SZ, P(14) }, { K_W_SZ, 0 }, { K_W_NR, 1 }, { K_W_AGE, 1 },
+		{ K_NEXT_INTERVAL } },
+	      { { 0, 0, 4 }, { 0, 4, 6 }, { 0, 38, 46 } } } } },
+	/*
+	 * When the budget covers all of the best regions and part of the
+	 * next ones, the best are all acted on, wherever they lie; only the
+	 * rest of the budget goes to lower scores.
+	 */
+	{ "under a quota regions are taken by priority, not address",
+	  { { 0, 0, 20, 20, 0 }, { 0, 20, 30 } },
+	  { { K_QUOTA_SZ, P(15) } },
+	  { { "all of the idle region, what is left of the hot one before it",
+	      {}, { { 0, 0, 5 }, { 0, 20, 30 } }, STATS({ 2, P(15), 2, P(15) }) } } },
+	{ "regions of every target compete for one budget",
+	  { { 0, 0, 8, 3, 0 }, { 1, 0, 8, 0, 100 } },
+	  { { K_QUOTA_SZ, P(8) } },
+	  { { "the colder one", {}, { { 1, 0, 8 } }, STATS({ 1, P(8), 1, P(8) }) } } },
+	{ "an addr filter",
+	  { { 0, 0, 20 } },
+	  { { K_FILTER_N, DAMOS_FILTER_ADDR }, { K_ADDR_START, P(5) }, { K_ADDR_END, P(12) } },
+	  { { "matching N: only inside, the region cut at its bounds, no more tried",
+	      {}, { { 0, 5, 12 } }, STATS({ 1, P(7), 1, P(7) }),
+	      REGIONS({ 0, 0, 5 }, { 0, 5, 12 }, { 0, 12, 20 }) },
+	    { "matching Y: everything but the range", { { K_MATCHING, true } },
+	      { { 0, 0, 5 }, { 0, 12, 20 } }, STATS({ 3, P(20), 3, P(20) }) } } },
+	{ "an addr range over several regions cuts the outer ones only",
+	  { { 0, 0, 10 }, { 0, 10, 20 }, { 0, 20, 30 } },
+	  { { K_FILTER_N, DAMOS_FILTER_ADDR }, { K_ADDR_START, P(5) }, { K_ADDR_END, P(25) } },
+	  { { "over three regions", {}, { { 0, 5, 10 }, { 0, 10, 20 }, { 0, 20, 25 } },
+	      NULL, REGIONS({ 0, 0, 5 }, { 0, 5, 10 }, { 0, 10, 20 }, { 0, 20, 25 },
+			    { 0, 25, 30 }) },
+	    { "bounds on region boundaries cut nothing",
+	      { { K_ADDR_START, P(10) }, { K_ADDR_END, P(20) } }, { { 0, 10, 20 } },
+	      NULL, REGIONS({ 0, 0, 5 }, { 0, 5, 10 }, { 0, 10, 20 }, { 0, 20, 25 },
+			    { 0, 25, 30 }) } } },
+	/* configfs-layout.md: [ALIGN_DOWN(start), ALIGN(end)) */
+	{ "an addr filter works on whole pages",
+	  { { 0, 0, 20 } },
+	  { { K_FILTER_Y, DAMOS_FILTER_ADDR }, { K_ADDR_START, P(5) + 100 },
+	    { K_ADDR_END, P(12) - 100 } },
+	  { { "matching Y: the widened range kept out", {}, { { 0, 0, 5 }, { 0, 12, 20 } } },
+	    { "matching N: only the widened range", { { K_MATCHING, false } }, { { 0, 5, 12 } } },
+	    { "a range within one page is that page",
+	      { { K_ADDR_START, P(15) + 1 }, { K_ADDR_END, P(15) + 2 } },
+	      { { 0, 15, 16 } } } } },
+	/* configfs takes 0 .. 2^64-1 */
+	{ "an addr_end of ULONG_MAX does not wrap to 0",
+	  { { 0, 0, 20 } },
+	  { { K_FILTER_N, DAMOS_FILTER_ADDR }, { K_ADDR_START, P(5) },
+	    { K_ADDR_END, ULONG_MAX } },
+	  { { "matching N", {}, { { 0, 5, 20 } } },
+	    { "matching Y", { { K_MATCHING, true } }, { { 0, 0, 5 } } } } },
+	{ "a target filter",
+	  { { 0, 0, 4 }, { 1, 0, 6 }, { 2, 0, 8 } },
+	  { { K_FILTER_Y, DAMOS_FILTER_TARGET }, { K_TARGET_IDX, 1 } },
+	  { { "matching Y: every target but the second", {},
+	      { { 0, 0, 4 }, { 2, 0, 8 } }, STATS({ 2, P(12), 2, P(12) }) },
+	    { "matching N: only the second", { { K_MATCHING, false } },
+	      { { 1, 0, 6 } }, STATS({ 3, P(18), 3, P(18) }) } } },
+	{ "filters add up: memory any of them keeps out is left alone",
+	  { { 0, 0, 10 }, { 1, 0, 10 } },
+	  { { K_FILTER_N, DAMOS_FILTER_TARGET }, { K_TARGET_IDX, 1 },
+	    { K_FILTER_Y, DAMOS_FILTER_ADDR }, { K_ADDR_START, P(2) }, { K_ADDR_END, P(8) } },
+	  { { "the second target, outside the range", {}, { { 1, 0, 2 }, { 1, 8, 10 } } } } },
+	{ "anon filters are the operations' business: the core passes the range",
+	  { { 0, 0, 10 } },
+	  { { K_FILTER_Y, DAMOS_FILTER_ANON } },
+	  { { "all of it", {}, { { 0, 0, 10 } }, STATS({ 1, P(10), 1, P(10) }) } } },
+	{ "watermarks",
+	  { { 0, 0, 10 } },
+	  { { K_WM_METRIC, DAMOS_WMARK_FREE_MEM_RATE } },
+	  { { "a window no free memory rate above 0 per mille is in", {}, {},
+	      STATS({}), .inactive = true },
+	    { "the whole range: on at the next check",
+	      { { K_WM_HIGH, 1000 }, { K_WM_MID, 1000 }, { K_WM_NEXT_CHECK, 0 } },
+	      { { 0, 0, 10 } } } } },
+	{ "apply_interval_us: at the first aggregation at least that long after",
+	  { { 0, 0, 10 } },
+	  { { K_ACTION, DAMOS_STAT }, { K_APPLY_US, 4 * DAMON_DEFAULT_SAMPLE_US } },
+	  { { "0 samples", { { K_SAMPLES, 0 } }, {}, STATS({ 1, P(10), 1, P(10) }) },
+	    { "3 samples", { { K_SAMPLES, 3 } }, {}, STATS({ 1, P(10), 1, P(10) }) },
+	    { "4 samples", { { K_SAMPLES, 4 } }, {}, STATS({ 2, P(20), 2, P(20) }) },
+	    { "9 samples", { { K_SAMPLES, 9 } }, {}, STATS({ 3, P(30), 3, P(30) }) },
+	    { "12 samples", { { K_SAMPLES, 12 } }, {}, STATS({ 3, P(30), 3, P(30) }) },
+	    { "13 samples", { { K_SAMPLES, 13 } }, {}, STATS({ 4, P(40), 4, P(40) }) } } },
+	{ "an apply interval near 2^64 us means hardly ever, never always",
+	  { { 0, 0, 10 } },
+	  { { K_ACTION, DAMOS_STAT }, { K_SAMPLE_US, 1 }, { K_APPLY_US, ULONG_MAX } },
+	  { { "5 samples", { { K_SAMPLES, 5 } }, {}, STATS({ 1, P(10), 1, P(10) }) },
+	    { "6 samples", { { K_SAMPLES, 6 } }, {}, STATS({ 1, P(10), 1, P(10) }) },
+	    { "10^6 samples", { { K_SAMPLES, 1000000 } }, {}, STATS({ 1, P(10), 1, P(10) }) } } },
+	{ "schemes run in order; a later one sees the ages an earlier one reset",
+	  { { 0, 0, 10, 0, 50 }, { 0, 10, 20, 9, 50 } },
+	  { { K_MAX_NR, 0 }, { K_SCHEME, DAMOS_STAT }, { K_MIN_AGE, 10 } },
+	  { { "pageout the idle one; stat the other one only", {}, { { 0, 0, 10 } },
+	      STATS({ 1, P(10), 1, P(10) }, { 1, P(10), 1, P(10) }) } } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(apply, apply_cases, desc);
+
+/* Turn the knobs of @set, of the first scheme of @ctx and after. */
+static void set_run_knobs(struct kunit *test, struct damon_ctx *ctx,
+			  const struct apply_case *c, const struct knob *set)
 {
-	if (i >= min(rec.nr_calls, (unsigned int)REC_MAX_CALLS)) {
-		KUNIT_FAIL(test, "no call %u: %u calls", i, rec.nr_calls);
+	struct damos *s = list_first_entry(&ctx->schemes, struct damos, list);
+	const struct span *g = c->regions;
+	struct damon_target *t;
+	struct damon_region *r;
+	const struct knob *k;
+
+	for (k = set; k < set + NR_KNOBS && k->id; k++) {
+		if (k->id == K_SCHEME) {
+			s = add_scheme(test, ctx, k->v);
+		} else if (k->id == K_MODE) {
+			rec.mode = k->v;
+		} else if (k->id == K_REAGE) {
+			damon_for_each_target(t, ctx) {
+				damon_for_each_region(r, t) {
+					KUNIT_ASSERT_NE(test, g->end, 0UL);
+					r->age = (g++)->age;
+				}
+			}
+		} else {
+			KUNIT_ASSERT_TRUE_MSG(test, set_knob(test, ctx, s, k),
+					      "knob %d", k->id);
+		}
+	}
+}
+
+/* After @st: the calls and the rest of what it expects, as made and wanted. */
+static void expect_step(struct kunit *test, struct damon_ctx *ctx,
+			const struct apply_step *st)
+{
+	struct damos *s, *s0 = list_first_entry(&ctx->schemes, struct damos, list);
+	char *got = kunit_kzalloc(test, STR_SZ, GFP_KERNEL);
+	char *want = kunit_kzalloc(test, STR_SZ, GFP_KERNEL);
+	const struct damos_stat *stat = st->stat;
+	const struct span *g = st->calls;
+	struct damon_target *t;
+	struct damon_region *r;
+	unsigned int ti = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (; g < st->calls + NR_CALLS && g->end; g++)
+		str_add(want, g->t, P(g->start), P(g->end),
+			damos_action_name(s0->action), 0, 0);
+	KUNIT_EXPECT_EQ_MSG(test, rec.nr_calls, (unsigned int)(g - st->calls),
+			    "%s: calls", st->what);
+	KUNIT_EXPECT_STREQ_MSG(test, rec.calls, want, "%s: calls", st->what);
+	if (stat) {
+		damon_for_each_scheme(s, ctx)
+			expect_stat(test, st->what, &s->stat, stat++);
+	}
+	if (st->esz) {
+		KUNIT_EXPECT_EQ_MSG(test, s0->quota.esz, st->esz, "%s", st->what);
+		KUNIT_EXPECT_EQ_MSG(test, s0->quota.charged_sz, st->charged, "%s",
+				    st->what);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, s0->wmarks.active, !st->inactive, "%s",
+			    st->what);
+	if (!st->regions)
 		return;
+	want[0] = '\0';
+	damon_for_each_target(t, ctx) {
+		damon_for_each_region(r, t)
+			str_add(got, ti, r->start, r->end, NULL, r->nr_accesses,
+				r->age);
+		ti++;
 	}
-	KUNIT_EXPECT_PTR_EQ_MSG(test, rec.calls[i].t, t, "call %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, rec.calls[i].start, start, "call %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, rec.calls[i].end, end, "call %u", i);
+	for (g = st->regions; g->end; g++)
+		str_add(want, g->t, P(g->start), P(g->end), NULL, g->nr, g->age);
+	KUNIT_EXPECT_STREQ_MSG(test, got, want, "%s: regions", st->what);
 }
 
-static void expect_stat(struct kunit *test, const struct damos *s,
-			unsigned long nr_tried, unsigned long sz_tried,
-			unsigned long nr_applied, unsigned long sz_applied)
+static void damos_test_apply(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, nr_tried);
-	KUNIT_EXPECT_EQ(test, s->stat.sz_tried, sz_tried);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_applied, nr_applied);
-	KUNIT_EXPECT_EQ(test, s->stat.sz_applied, sz_applied);
-}
-
-/* Bytes of the recorded calls from the @from-th on. */
-static unsigned long rec_bytes_from(unsigned int from)
-{
-	unsigned long sum = 0;
-	unsigned int i;
-
-	for (i = from; i < min(rec.nr_calls, (unsigned int)REC_MAX_CALLS); i++)
-		sum += rec.calls[i].end - rec.calls[i].start;
-	return sum;
-}
-
-/* Let the current quota reset interval of @s be over. */
-static void end_quota_interval(struct damos *s)
-{
-	s->quota.charged_from -= msecs_to_jiffies(s->quota.reset_interval_ms) + 1;
-}
-
-static void damos_test_apply_only_matching(struct kunit *test)
-{
+	const struct apply_case *c = test->param_value;
 	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damon_region *r0, *r1, *r2, *r3;
+	struct damon_target *targets[NR_REGIONS];
+	const struct apply_step *st;
+	unsigned int nr_targets = 0;
+	struct damon_region *r;
+	const struct span *g;
+	struct damos *s;
 
-	r0 = add_region(test, t, P(0), P(10), 0, 3);
-	r1 = add_region(test, t, P(10), P(20), 5, 3);
-	r2 = add_region(test, t, P(20), P(30), 0, 7);
-	r3 = add_region(test, t, P(40), P(41), 0, 7);	/* too small */
-	s->pattern.max_nr_accesses = 0;
-	s->pattern.min_sz = P(2);
-
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t, P(0), P(10));
-	expect_call(test, 1, t, P(20), P(30));
-	KUNIT_EXPECT_EQ(test, rec.calls[0].action, DAMOS_PAGEOUT);
-	expect_stat(test, s, 2, P(20), 2, P(20));
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 0UL);
-	/* acted on: age restarts; the others keep theirs */
-	KUNIT_EXPECT_EQ(test, r0->age, 0U);
-	KUNIT_EXPECT_EQ(test, r1->age, 3U);
-	KUNIT_EXPECT_EQ(test, r2->age, 0U);
-	KUNIT_EXPECT_EQ(test, r3->age, 7U);
-	KUNIT_EXPECT_EQ(test, t->nr_regions, 4U);
-
-	/* the stats add up over runs */
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 4U);
-	expect_stat(test, s, 4, P(40), 4, P(40));
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_apply_stat_only_counts(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_STAT);
-	struct damon_region *r0, *r1, *r2;
-
-	r0 = add_region(test, t, P(0), P(10), 0, 3);
-	r1 = add_region(test, t, P(10), P(20), 5, 3);
-	r2 = add_region(test, t, P(20), P(30), 0, 7);
-	s->pattern.max_nr_accesses = 0;
-
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 0U);
-	expect_stat(test, s, 2, P(20), 2, P(20));
-	KUNIT_EXPECT_EQ(test, r0->age, 3U);
-	KUNIT_EXPECT_EQ(test, r1->age, 3U);
-	KUNIT_EXPECT_EQ(test, r2->age, 7U);
-
-	/* stat works without any apply_scheme in the operations */
-	ctx->ops.apply_scheme = NULL;
-	damos_apply_schemes(ctx);
-	expect_stat(test, s, 4, P(40), 4, P(40));
-	damon_destroy_ctx(ctx);
-}
-
-/* nr/sz_applied count what the operations report, not what was tried. */
-static void damos_test_apply_stats_partial(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_COLD);
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	add_region(test, t, P(10), P(14), 0, 0);
-	rec.mode = REC_HALF;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_stat(test, s, 2, P(14), 2, P(7));
-
-	rec.mode = REC_NONE;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 4U);
-	expect_stat(test, s, 4, P(28), 2, P(7));
-	damon_destroy_ctx(ctx);
-}
-
-/* Operations that cannot apply actions only run stat schemes. */
-static void damos_test_apply_unsupported(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *huge = add_scheme(test, ctx, DAMOS_HUGEPAGE);
-	struct damos *out;
-
-	add_region(test, t, P(0), P(10), 3, 0);
-	damos_apply_schemes(ctx);
-	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE)) {
-		KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-		expect_stat(test, huge, 1, P(10), 1, P(10));
-	} else {
-		KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_HUGEPAGE));
-		KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_NOHUGEPAGE));
-		KUNIT_EXPECT_EQ(test, rec.nr_calls, 0U);
-		expect_stat(test, huge, 0, 0, 0, 0);
+	for (g = c->regions; g < c->regions + NR_REGIONS && g->end; g++) {
+		KUNIT_ASSERT_LT(test, g->t, NR_REGIONS);
+		while (nr_targets <= g->t) {
+			targets[nr_targets] = damon_new_target();
+			KUNIT_ASSERT_NOT_NULL(test, targets[nr_targets]);
+			damon_add_target(ctx, targets[nr_targets++]);
+		}
+		r = damon_new_region(P(g->start), P(g->end));
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		r->nr_accesses = g->nr;
+		r->age = g->age;
+		damon_add_region(r, targets[g->t]);
 	}
+	s = add_scheme(test, ctx, DAMOS_PAGEOUT);
+	s->quota.reset_interval_ms = 60000;
+	set_run_knobs(test, ctx, c, c->setup);
+	for (st = c->steps; st < c->steps + NR_STEPS && st->what; st++) {
+		set_run_knobs(test, ctx, c, st->set);
+		rec.nr_calls = 0;
+		rec.calls[0] = '\0';
+		damos_apply_schemes(ctx);
+		expect_step(test, ctx, st);
+	}
+	damon_destroy_ctx(ctx);
+}
+
+/* Operations apply hugepage and nohugepage only with THP, stat always. */
+static void damos_test_ops_can_apply(struct kunit *test)
+{
+	struct damon_ctx *ctx = rec_ctx(test);
+
+	KUNIT_EXPECT_EQ(test, damon_ops_can_apply(&ctx->ops, DAMOS_HUGEPAGE), (bool)THP);
+	KUNIT_EXPECT_EQ(test, damon_ops_can_apply(&ctx->ops, DAMOS_NOHUGEPAGE), (bool)THP);
 	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
-
-	damos_destroy_scheme(huge);
-	out = add_scheme(test, ctx, DAMOS_PAGEOUT);
 	ctx->ops.apply_scheme = NULL;
 	KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
 	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_STAT));
-	rec.nr_calls = 0;
-	damon_first_region(t)->age = 5;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 0U);
-	expect_stat(test, out, 0, 0, 0, 0);
-	KUNIT_EXPECT_EQ(test, damon_first_region(t)->age, 5U);
-	damon_destroy_ctx(ctx);
-}
-
-/*
- * A bytes quota: per reset interval at most that much is acted on; the
- * region that would overrun it is split and only its first part acted on;
- * nothing more until the interval ends, which counts as a quota exceed.
- */
-static void damos_test_apply_bytes_quota(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damon_region *r1;
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	r1 = add_region(test, t, P(10), P(20), 0, 0);
-	add_region(test, t, P(20), P(30), 0, 0);
-	s->quota.sz = P(15);
-	s->quota.reset_interval_ms = 60000;	/* never ends by itself here */
-
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->quota.esz, P(15));
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t, P(0), P(10));
-	expect_call(test, 1, t, P(10), P(15));
-	expect_stat(test, s, 2, P(15), 2, P(15));
-	KUNIT_EXPECT_EQ(test, s->quota.charged_sz, P(15));
-	/* the region was split at the budget's end */
-	KUNIT_EXPECT_EQ(test, t->nr_regions, 4U);
-	KUNIT_EXPECT_EQ(test, r1->end, P(15));
-	KUNIT_EXPECT_EQ(test, damon_next_region(r1)->start, P(15));
-	KUNIT_EXPECT_EQ(test, damon_next_region(r1)->end, P(20));
-
-	/* same interval: the budget is spent */
-	damos_apply_schemes(ctx);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_stat(test, s, 2, P(15), 2, P(15));
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 0UL);
-
-	/* next interval: a new budget, and the used-up one counted */
-	end_quota_interval(s);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 1UL);
-	KUNIT_EXPECT_EQ(test, rec_bytes_from(2), P(15));
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 4U);
-	expect_call(test, 2, t, P(0), P(10));
-	expect_call(test, 3, t, P(10), P(15));
-	expect_stat(test, s, 4, P(30), 4, P(30));
-
-	/* a budget larger than everything: all of it, no exceed */
-	s->quota.sz = P(100);
-	end_quota_interval(s);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 2UL);	/* the previous one */
-	KUNIT_EXPECT_EQ(test, s->quota.esz, P(100));
-	KUNIT_EXPECT_EQ(test, s->quota.charged_sz, P(30));
-	end_quota_interval(s);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.qt_exceeds, 2UL);
-	damon_destroy_ctx(ctx);
-}
-
-/*
- * Under a quota the regions with the highest score go first: for pageout
- * the coldest, for willneed the hottest.  Acted-on regions are still taken
- * in address order; only the choice follows the score.
- */
-static void damos_test_apply_quota_priority(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damon_region *warm, *old_idle, *new_idle;
-
-	warm = add_region(test, t, P(0), P(10), 5, 0);
-	old_idle = add_region(test, t, P(10), P(20), 0, 200);
-	new_idle = add_region(test, t, P(20), P(30), 0, 0);
-	s->quota.sz = P(10);
-	s->quota.reset_interval_ms = 60000;
-
-	/* room for one region: the one idle for longest */
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(10), P(20));
-	KUNIT_EXPECT_EQ(test, old_idle->age, 0U);
-
-	/* room for two: both idle ones, not the warm one */
-	old_idle->age = 200;
-	s->quota.sz = P(20);
-	end_quota_interval(s);
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t, P(10), P(20));
-	expect_call(test, 1, t, P(20), P(30));
-	KUNIT_EXPECT_EQ(test, t->nr_regions, 3U);
-
-	/* willneed wants the warm one first */
-	s->action = DAMOS_WILLNEED;
-	s->quota.sz = P(10);
-	old_idle->age = 200;
-	end_quota_interval(s);
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(0), P(10));
-
-	damon_destroy_ctx(ctx);
-}
-
-/* With weight on size alone, the largest region goes first. */
-static void damos_test_apply_quota_size_priority(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-
-	add_region(test, t, P(0), P(4), 0, 0);
-	add_region(test, t, P(4), P(6), 0, 0);
-	add_region(test, t, P(6), P(38), 20, 0);	/* hot, but largest */
-	add_region(test, t, P(38), P(46), 0, 0);
-	s->quota.sz = P(32);
-	s->quota.reset_interval_ms = 60000;
-	s->quota.weight_sz = 1;
-	s->quota.weight_nr_accesses = 0;
-	s->quota.weight_age = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(6), P(38));
-
-	/* the default weights, room for 14 pages: the three idle ones */
-	s->quota.sz = P(14);
-	s->quota.weight_sz = 0;
-	s->quota.weight_nr_accesses = 1;
-	s->quota.weight_age = 1;
-	end_quota_interval(s);
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 3U);
-	expect_call(test, 0, t, P(0), P(4));
-	expect_call(test, 1, t, P(4), P(6));
-	expect_call(test, 2, t, P(38), P(46));
-	damon_destroy_ctx(ctx);
-}
-
-/* Bytes of the recorded calls that lie in [@start, @end). */
-static unsigned long rec_bytes_in(unsigned long start, unsigned long end)
-{
-	unsigned long sum = 0, s, e;
-	unsigned int i;
-
-	for (i = 0; i < min(rec.nr_calls, (unsigned int)REC_MAX_CALLS); i++) {
-		s = max(rec.calls[i].start, start);
-		e = min(rec.calls[i].end, end);
-		if (s < e)
-			sum += e - s;
-	}
-	return sum;
-}
-
-/*
- * "Regions are taken by priority": when the budget covers all of the best
- * regions and part of the next ones, the best are all acted on, wherever
- * they lie; only the rest of the budget goes to lower scores.  Here a hot
- * region comes first in address order and an idle one after it.
- */
-static void damos_test_apply_quota_priority_not_address(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-
-	add_region(test, t, P(0), P(20), 20, 0);	/* hot */
-	add_region(test, t, P(20), P(30), 0, 0);	/* idle */
-	s->quota.sz = P(15);
-	s->quota.reset_interval_ms = 60000;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ_MSG(test, rec_bytes_in(P(20), P(30)), P(10),
-			    "the idle region was not (all) paged out");
-	KUNIT_EXPECT_EQ(test, rec_bytes_in(P(0), P(20)), P(5));
-	KUNIT_EXPECT_EQ(test, s->stat.sz_tried, P(15));
-	damon_destroy_ctx(ctx);
-}
-
-/* Regions of every target compete for one budget. */
-static void damos_test_apply_quota_across_targets(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t0 = add_target(test, ctx);
-	struct damon_target *t1 = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-
-	add_region(test, t0, P(0), P(8), 3, 0);
-	add_region(test, t1, P(0), P(8), 0, 100);
-	s->quota.sz = P(8);
-	s->quota.reset_interval_ms = 60000;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t1, P(0), P(8));
-	expect_stat(test, s, 1, P(8), 1, P(8));
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_apply_addr_filter(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos_filter *f;
-
-	add_region(test, t, P(0), P(20), 0, 0);
-	f = add_filter(test, s, DAMOS_FILTER_ADDR, false);
-	f->addr_range.start = P(5);
-	f->addr_range.end = P(12);
-
-	/* matching N: only inside the range; the region is cut at its bounds */
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(5), P(12));
-	KUNIT_EXPECT_EQ(test, t->nr_regions, 3U);
-	/* what the filter kept out is not tried */
-	expect_stat(test, s, 1, P(7), 1, P(7));
-
-	/* matching Y: everything but the range */
-	f->matching = true;
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t, P(0), P(5));
-	expect_call(test, 1, t, P(12), P(20));
-	expect_stat(test, s, 3, P(20), 3, P(20));
-	damon_destroy_ctx(ctx);
-}
-
-/* A range over several regions cuts the outer ones only. */
-static void damos_test_apply_addr_filter_spanning(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos_filter *f;
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	add_region(test, t, P(10), P(20), 0, 0);
-	add_region(test, t, P(20), P(30), 0, 0);
-	f = add_filter(test, s, DAMOS_FILTER_ADDR, false);
-	f->addr_range.start = P(5);
-	f->addr_range.end = P(25);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 3U);
-	expect_call(test, 0, t, P(5), P(10));
-	expect_call(test, 1, t, P(10), P(20));
-	expect_call(test, 2, t, P(20), P(25));
-	KUNIT_EXPECT_EQ(test, t->nr_regions, 5U);
-
-	/* bounds on region boundaries cut nothing */
-	f->addr_range.start = P(10);
-	f->addr_range.end = P(20);
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(10), P(20));
-	KUNIT_EXPECT_EQ(test, t->nr_regions, 5U);
-	damon_destroy_ctx(ctx);
-}
-
-/*
- * addr works on whole pages (configfs-layout.md): bounds inside pages
- * widen the range to [ALIGN_DOWN(start), ALIGN(end)), both for keeping it
- * out (matching Y) and for acting only on it (matching N).
- */
-static void damos_test_apply_addr_filter_unaligned(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos_filter *f;
-
-	add_region(test, t, P(0), P(20), 0, 0);
-	f = add_filter(test, s, DAMOS_FILTER_ADDR, true);
-	f->addr_range.start = P(5) + 100;
-	f->addr_range.end = P(12) - 100;
-
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t, P(0), P(5));
-	expect_call(test, 1, t, P(12), P(20));
-
-	f->matching = false;
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(5), P(12));
-
-	/* a range within one page is that page */
-	f->addr_range.start = P(15) + 1;
-	f->addr_range.end = P(15) + 2;
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(15), P(16));
-	damon_destroy_ctx(ctx);
-}
-
-/* addr_end may be ULONG_MAX (configfs takes 0 .. 2^64-1): no wrap to 0. */
-static void damos_test_apply_addr_filter_top(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos_filter *f;
-
-	add_region(test, t, P(0), P(20), 0, 0);
-	f = add_filter(test, s, DAMOS_FILTER_ADDR, false);
-	f->addr_range.start = P(5);
-	f->addr_range.end = ULONG_MAX;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(5), P(20));
-
-	f->matching = true;
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(0), P(5));
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_apply_target_filter(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t0 = add_target(test, ctx);
-	struct damon_target *t1 = add_target(test, ctx);
-	struct damon_target *t2 = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos_filter *f;
-
-	add_region(test, t0, P(0), P(4), 0, 0);
-	add_region(test, t1, P(0), P(6), 0, 0);
-	add_region(test, t2, P(0), P(8), 0, 0);
-	f = add_filter(test, s, DAMOS_FILTER_TARGET, true);
-	f->target_idx = 1;
-
-	/* matching Y: every target but the second */
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t0, P(0), P(4));
-	expect_call(test, 1, t2, P(0), P(8));
-	expect_stat(test, s, 2, P(12), 2, P(12));
-
-	/* matching N: only the second */
-	f->matching = false;
-	rec.nr_calls = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t1, P(0), P(6));
-	expect_stat(test, s, 3, P(18), 3, P(18));
-	damon_destroy_ctx(ctx);
-}
-
-/* Filters add up: memory any of them keeps out is left alone. */
-static void damos_test_apply_filters_combined(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t0 = add_target(test, ctx);
-	struct damon_target *t1 = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos_filter *f;
-
-	add_region(test, t0, P(0), P(10), 0, 0);
-	add_region(test, t1, P(0), P(10), 0, 0);
-	f = add_filter(test, s, DAMOS_FILTER_TARGET, false);
-	f->target_idx = 1;
-	f = add_filter(test, s, DAMOS_FILTER_ADDR, true);
-	f->addr_range.start = P(2);
-	f->addr_range.end = P(8);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 2U);
-	expect_call(test, 0, t1, P(0), P(2));
-	expect_call(test, 1, t1, P(8), P(10));
-	damon_destroy_ctx(ctx);
-}
-
-/* anon filters are the operations' business: the core passes the range. */
-static void damos_test_apply_anon_filter_to_ops(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	add_filter(test, s, DAMOS_FILTER_ANON, true);
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_call(test, 0, t, P(0), P(10));
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
-	damon_destroy_ctx(ctx);
-}
-
-static void damos_test_apply_watermarks(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	/* a window no free memory rate above 0 per mille is in */
-	s->wmarks.metric = DAMOS_WMARK_FREE_MEM_RATE;
-	s->wmarks.high = 0;
-	s->wmarks.mid = 0;
-	s->wmarks.low = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 0U);
-	KUNIT_EXPECT_FALSE(test, s->wmarks.active);
-	expect_stat(test, s, 0, 0, 0, 0);
-
-	/* the whole range: on at the next check */
-	s->wmarks.high = 1000;
-	s->wmarks.mid = 1000;
-	s->wmarks.next_check_ns = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	KUNIT_EXPECT_TRUE(test, s->wmarks.active);
-	damon_destroy_ctx(ctx);
-}
-
-/* apply_interval_us: at the first aggregation at least that long after. */
-static void damos_test_apply_interval(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_STAT);
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	s->apply_interval_us = 4 * ctx->attrs.sample_us;
-	ctx->passed_samples = 0;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
-	ctx->passed_samples = 3;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
-	ctx->passed_samples = 4;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 2UL);
-	ctx->passed_samples = 9;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 3UL);
-	ctx->passed_samples = 12;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 3UL);
-	ctx->passed_samples = 13;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 4UL);
-	damon_destroy_ctx(ctx);
-}
-
-/* An apply interval near 2^64 us means "hardly ever", never "always". */
-static void damos_test_apply_interval_huge(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *s = add_scheme(test, ctx, DAMOS_STAT);
-
-	add_region(test, t, P(0), P(10), 0, 0);
-	ctx->attrs.sample_us = 1;
-	s->apply_interval_us = ULONG_MAX;
-	ctx->passed_samples = 5;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
-	ctx->passed_samples = 6;
-	damos_apply_schemes(ctx);
-	ctx->passed_samples = 1000000;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, s->stat.nr_tried, 1UL);
 	damon_destroy_ctx(ctx);
 }
 
@@ -1489,65 +1163,19 @@ static void damos_test_commit_keeps_quota(struct kunit *test)
 	damon_destroy_ctx(ctx);
 }
 
-/* Schemes run in order; a later one sees the ages an earlier one reset. */
-static void damos_test_apply_two_schemes(struct kunit *test)
-{
-	struct damon_ctx *ctx = rec_ctx(test);
-	struct damon_target *t = add_target(test, ctx);
-	struct damos *out = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos *old = add_scheme(test, ctx, DAMOS_STAT);
-
-	add_region(test, t, P(0), P(10), 0, 50);
-	add_region(test, t, P(10), P(20), 9, 50);
-	out->pattern.max_nr_accesses = 0;
-	old->pattern.min_age = 10;
-	damos_apply_schemes(ctx);
-	KUNIT_EXPECT_EQ(test, rec.nr_calls, 1U);
-	expect_stat(test, out, 1, P(10), 1, P(10));
-	expect_stat(test, old, 1, P(10), 1, P(10));
-	damon_destroy_ctx(ctx);
-}
-
 static struct kunit_case damos_cases[] = {
 	KUNIT_CASE_PARAM(damos_test_pattern_bounds, pattern_gen_params),
-	KUNIT_CASE(damos_test_pattern_all_three),
-	KUNIT_CASE(damos_test_score_cold_first),
-	KUNIT_CASE(damos_test_score_hot_first),
-	KUNIT_CASE(damos_test_score_range),
-	KUNIT_CASE(damos_test_score_weights),
-	KUNIT_CASE(damos_test_score_zero_weights),
-	KUNIT_CASE(damos_test_score_age_short_aggr),
-	KUNIT_CASE(damos_test_quota_unlimited),
-	KUNIT_CASE(damos_test_quota_bytes_across_resets),
-	KUNIT_CASE(damos_test_quota_jiffies_wrap),
-	KUNIT_CASE(damos_test_quota_ms),
+	KUNIT_CASE_PARAM(damos_test_score_rank, rank_gen_params),
+	KUNIT_CASE_PARAM(damos_test_score_value, value_gen_params),
+	KUNIT_CASE_PARAM(damos_test_quota, quota_gen_params),
 	KUNIT_CASE(damos_test_quota_ms_large),
-	KUNIT_CASE(damos_test_quota_speed_long_run),
-	KUNIT_CASE(damos_test_wmarks_hysteresis),
-	KUNIT_CASE(damos_test_wmarks_one_point),
+	KUNIT_CASE_PARAM(damos_test_wmarks, wmarks_gen_params),
 	KUNIT_CASE(damos_test_validate),
-	KUNIT_CASE(damos_test_defaults_and_names),
-	KUNIT_CASE(damos_test_apply_only_matching),
-	KUNIT_CASE(damos_test_apply_stat_only_counts),
-	KUNIT_CASE(damos_test_apply_stats_partial),
-	KUNIT_CASE(damos_test_apply_unsupported),
-	KUNIT_CASE(damos_test_apply_bytes_quota),
-	KUNIT_CASE(damos_test_apply_quota_priority),
-	KUNIT_CASE(damos_test_apply_quota_size_priority),
-	KUNIT_CASE(damos_test_apply_quota_priority_not_address),
-	KUNIT_CASE(damos_test_apply_quota_across_targets),
-	KUNIT_CASE(damos_test_apply_addr_filter),
-	KUNIT_CASE(damos_test_apply_addr_filter_spanning),
-	KUNIT_CASE(damos_test_apply_addr_filter_unaligned),
-	KUNIT_CASE(damos_test_apply_addr_filter_top),
-	KUNIT_CASE(damos_test_apply_target_filter),
-	KUNIT_CASE(damos_test_apply_filters_combined),
-	KUNIT_CASE(damos_test_apply_anon_filter_to_ops),
-	KUNIT_CASE(damos_test_apply_watermarks),
-	KUNIT_CASE(damos_test_apply_interval),
-	KUNIT_CASE(damos_test_apply_interval_huge),
+	KUNIT_CASE(damos_test_defaults),
+	KUNIT_CASE(damos_test_action_names),
+	KUNIT_CASE_PARAM(damos_test_apply, apply_gen_params),
+	KUNIT_CASE(damos_test_ops_can_apply),
 	KUNIT_CASE(damos_test_commit_keeps_quota),
-	KUNIT_CASE(damos_test_apply_two_schemes),
 	{}
 };
 
