@@ -10,8 +10,9 @@
 #include <linux/damon.h>
 
 /* regions.c: the adaptive regions algorithms */
-void damon_split_region_at(struct damon_target *t, struct damon_region *r,
-			   unsigned long sz_left);
+struct damon_region *damon_split_region_at(struct damon_target *t,
+					   struct damon_region *r,
+					   unsigned long sz_left);
 void damon_merge_two_regions(struct damon_target *t, struct damon_region *l,
 			     struct damon_region *r);
 void damon_merge_regions_of(struct damon_target *t, unsigned int thres,

@@ -14,7 +14,9 @@
  */
 
 #include <linux/math64.h>
+#include <linux/min_heap.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 
@@ -43,14 +45,15 @@ unsigned long damon_rand_page(unsigned long start, unsigned long end)
  * range it did, and pieces of a cold range never grew old), and a piece
  * merged back gives the parent's range again.
  */
-void damon_split_region_at(struct damon_target *t, struct damon_region *r,
-			   unsigned long sz_left)
+struct damon_region *damon_split_region_at(struct damon_target *t,
+					   struct damon_region *r,
+					   unsigned long sz_left)
 {
 	struct damon_region *n;
 
 	n = damon_new_region(r->start + sz_left, r->end);
 	if (!n)
-		return;		/* keep monitoring with one region fewer */
+		return NULL;	/* keep monitoring with one region fewer */
 	n->nr_accesses = r->nr_accesses;
 	n->age = r->age;
 	n->last_nr_accesses = r->last_nr_accesses;
@@ -58,6 +61,7 @@ void damon_split_region_at(struct damon_target *t, struct damon_region *r,
 	r->last_start = r->start;
 	r->last_end = r->end;
 	damon_insert_region(n, r, t);
+	return n;
 }
 
 /* Size-weighted mean of two counters. */
@@ -105,6 +109,7 @@ void damon_merge_regions_of(struct damon_target *t, unsigned int thres,
 			damon_merge_two_regions(t, prev, r);
 		else
 			prev = r;
+		cond_resched();
 	}
 }
 
@@ -127,6 +132,7 @@ void damon_account_age(struct damon_target *t, unsigned int thres)
 			r->age = 0;
 		else if (r->age < UINT_MAX)
 			r->age++;
+		cond_resched();
 	}
 }
 
@@ -140,6 +146,7 @@ void damon_reset_aggregated(struct damon_target *t)
 		r->nr_accesses = 0;
 		r->last_start = r->start;
 		r->last_end = r->end;
+		cond_resched();
 	}
 }
 
@@ -166,6 +173,7 @@ void damon_split_regions_of(struct damon_target *t, unsigned int nr_subs)
 					sz - DAMON_MIN_REGION);
 			damon_split_region_at(t, r, sz_left);
 		}
+		cond_resched();
 	}
 }
 
@@ -222,27 +230,74 @@ void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
 	}
 }
 
-/* Split the largest region of @ctx in halves; false if none can be split. */
-static bool damon_split_largest(struct damon_ctx *ctx)
-{
-	struct damon_target *t, *lt = NULL;
-	struct damon_region *r, *largest = NULL;
+/* A region and its target, in a heap of regions largest first. */
+struct damon_sized {
+	struct damon_region *r;
+	struct damon_target *t;
+};
 
-	damon_for_each_target(t, ctx) {
-		damon_for_each_region(r, t) {
-			if (!largest || damon_sz_region(r) >
-					damon_sz_region(largest)) {
-				largest = r;
-				lt = t;
-			}
-		}
+DEFINE_MIN_HEAP(struct damon_sized, damon_sized_heap);
+
+static bool damon_sized_larger(const void *l, const void *r, void *args)
+{
+	return damon_sz_region(((const struct damon_sized *)l)->r) >
+	       damon_sz_region(((const struct damon_sized *)r)->r);
+}
+
+static void damon_sized_swap(void *l, void *r, void *args)
+{
+	swap(*(struct damon_sized *)l, *(struct damon_sized *)r);
+}
+
+static const struct min_heap_callbacks damon_sized_cbs = {
+	.less = damon_sized_larger,
+	.swp = damon_sized_swap,
+};
+
+/*
+ * Halve the largest region of @ctx until it has min_nr_regions regions or
+ * no region is large enough to halve; returns the new count.  A heap of the
+ * regions by size makes this O(n + k log n) for n regions and k splits
+ * (rescanning for the largest at each split was O(n k): seconds at 100,000
+ * regions after a big unmap).  Without memory for the heap, it is left to
+ * the next aggregation.
+ */
+static unsigned int damon_restore_min_regions(struct damon_ctx *ctx,
+					      unsigned int nr)
+{
+	unsigned int min = ctx->attrs.min_nr_regions;
+	struct damon_sized_heap heap;
+	struct damon_sized *data, *top;
+	struct damon_region *r, *n;
+	struct damon_target *t;
+
+	data = kvmalloc_array(min, sizeof(*data), GFP_KERNEL);
+	if (!data)
+		return nr;
+	min_heap_init(&heap, data, min);
+	damon_for_each_target(t, ctx)
+		damon_for_each_region(r, t)
+			data[heap.nr++] = (struct damon_sized) { r, t };
+	min_heapify_all(&heap, &damon_sized_cbs, NULL);
+
+	while (nr < min) {
+		top = min_heap_peek(&heap);
+		if (!top || damon_sz_region(top->r) < 2 * DAMON_MIN_REGION)
+			break;
+		n = damon_split_region_at(top->t, top->r,
+					  ALIGN_DOWN(damon_sz_region(top->r) / 2,
+						     DAMON_MIN_REGION));
+		if (!n)
+			break;
+		nr++;
+		/* the left half stays in place; the right half joins */
+		t = top->t;
+		min_heap_sift_down(&heap, 0, &damon_sized_cbs, NULL);
+		min_heap_push(&heap, &((struct damon_sized) { n, t }),
+			      &damon_sized_cbs, NULL);
 	}
-	if (!largest || damon_sz_region(largest) < 2 * DAMON_MIN_REGION)
-		return false;
-	damon_split_region_at(lt, largest,
-			      ALIGN_DOWN(damon_sz_region(largest) / 2,
-					 DAMON_MIN_REGION));
-	return true;
+	kvfree(data);
+	return nr;
 }
 
 /*
@@ -258,8 +313,8 @@ void damon_split_regions(struct damon_ctx *ctx)
 	unsigned int nr_subs = 2;
 	struct damon_target *t;
 
-	while (nr < ctx->attrs.min_nr_regions && damon_split_largest(ctx))
-		nr++;
+	if (nr < ctx->attrs.min_nr_regions)
+		nr = damon_restore_min_regions(ctx, nr);
 
 	if (nr > ctx->attrs.max_nr_regions / 2)
 		return;

@@ -557,6 +557,57 @@ static void damon_test_split_restores_min(struct kunit *test)
 	damon_destroy_ctx(ctx);
 }
 
+/*
+ * Restoring min_nr_regions halves the largest region each time: 1024 pages
+ * and 8 pages, to 10 regions, give seven of 128 pages, two of 64 and the 8,
+ * still covering exactly the same ranges in address order.  With only
+ * regions too small to halve, it stops short of the minimum.
+ */
+static void damon_test_split_restores_min_largest_first(struct kunit *test)
+{
+	const unsigned long ranges[][2] = {
+		{0, PAGE_SIZE * 1024}, {PAGE_SIZE * 2048, PAGE_SIZE * 2056},
+	};
+	const unsigned long tiny[][2] = {
+		{0, DAMON_MIN_REGION}, {DAMON_MIN_REGION * 2, DAMON_MIN_REGION * 3},
+	};
+	struct damon_ctx *ctx = new_ctx_of(test, ranges, 2);
+	struct damon_target *t = list_first_entry(&ctx->targets,
+						  struct damon_target, list);
+	unsigned int nr_of[3] = {};
+	unsigned long end = 0, sz;
+	struct damon_region *r;
+
+	ctx->attrs.min_nr_regions = 10;
+	ctx->attrs.max_nr_regions = 10;	/* no random splits after */
+	damon_split_regions(ctx);
+	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 10U);
+	damon_for_each_region(r, t) {
+		KUNIT_EXPECT_GE(test, r->start, end);
+		if (r->start != end)
+			KUNIT_EXPECT_EQ(test, r->start, PAGE_SIZE * 2048);
+		end = r->end;
+		sz = damon_sz_region(r) / PAGE_SIZE;
+		KUNIT_EXPECT_TRUE(test, sz == 128 || sz == 64 || sz == 8);
+		nr_of[sz == 128 ? 0 : sz == 64 ? 1 : 2]++;
+	}
+	KUNIT_EXPECT_EQ(test, end, PAGE_SIZE * 2056);
+	KUNIT_EXPECT_EQ(test, nr_of[0], 7U);
+	KUNIT_EXPECT_EQ(test, nr_of[1], 2U);
+	KUNIT_EXPECT_EQ(test, nr_of[2], 1U);
+	damon_destroy_ctx(ctx);
+
+	ctx = new_ctx_of(test, tiny, 2);
+	t = list_first_entry(&ctx->targets, struct damon_target, list);
+	ctx->attrs.min_nr_regions = 10;
+	ctx->attrs.max_nr_regions = 10;
+	damon_split_regions(ctx);
+	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 2U);
+	damon_for_each_region(r, t)
+		KUNIT_EXPECT_EQ(test, damon_sz_region(r), DAMON_MIN_REGION);
+	damon_destroy_ctx(ctx);
+}
+
 static struct kunit_case damon_regions_cases[] = {
 	KUNIT_CASE(damon_test_regions_add_destroy),
 	KUNIT_CASE(damon_test_split_at),
@@ -565,6 +616,7 @@ static struct kunit_case damon_regions_cases[] = {
 	KUNIT_CASE(damon_test_merge_respects_sz_limit),
 	KUNIT_CASE(damon_test_split_regions_of),
 	KUNIT_CASE(damon_test_split_evenly),
+	KUNIT_CASE(damon_test_split_restores_min_largest_first),
 	KUNIT_CASE(damon_test_account_age),
 	KUNIT_CASE(damon_test_reset_aggregated),
 	KUNIT_CASE(damon_test_age_survives_split_merge),
