@@ -81,8 +81,10 @@ static void kdamond_trace_aggregated(struct damon_ctx *ctx)
 	unsigned int tidx = 0;
 
 	damon_for_each_target(t, ctx) {
-		damon_for_each_region(r, t)
+		damon_for_each_region(r, t) {
 			trace_damon_aggregated(tidx, r, t->nr_regions);
+			cond_resched();
+		}
 		tidx++;
 	}
 }

@@ -404,11 +404,14 @@ static void damos_quota_set_min_score(struct damon_ctx *ctx, struct damos *s)
 	int score;
 
 	memset(q->histogram, 0, sizeof(q->histogram));
-	damon_for_each_target(t, ctx)
-		damon_for_each_region(r, t)
+	damon_for_each_target(t, ctx) {
+		damon_for_each_region(r, t) {
 			if (damos_pattern_match(&s->pattern, r))
 				q->histogram[damos_score(ctx, r, s)] +=
 					damon_sz_region(r);
+			cond_resched();
+		}
+	}
 	for (score = DAMOS_MAX_SCORE; ; score--) {
 		sum += q->histogram[score];
 		if (sum >= left || !score)
@@ -524,9 +527,11 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 		tidx = 0;
 		damon_for_each_target(t, ctx) {
 			damos_cut_at_filters(s, t);
-			damon_for_each_region_safe(r, next, t)
+			damon_for_each_region_safe(r, next, t) {
 				if (damos_pattern_match(&s->pattern, r))
 					damos_apply_region(ctx, t, tidx, r, s);
+				cond_resched();
+			}
 			tidx++;
 		}
 	}

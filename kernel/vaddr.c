@@ -419,6 +419,20 @@ static void damon_va_update(struct damon_ctx *ctx)
 }
 
 /*
+ * Let a writer of @mm's mappings (mmap, munmap, a fault that needs the
+ * write lock) or another task of this CPU in between probes: with 100,000
+ * regions, one uninterrupted pass would hold the read lock for milliseconds.
+ */
+static void damon_va_yield_mmap_lock(struct mm_struct *mm)
+{
+	if (!need_resched() && !mmap_lock_is_contended(mm))
+		return;
+	mmap_read_unlock(mm);
+	cond_resched();
+	mmap_read_lock(mm);
+}
+
+/*
  * One pass over every region of every target, under each mm's read lock:
  * @prepare picks a new sampling address and clears its accessed state;
  * otherwise it counts whether that address was accessed since.  Returns
@@ -441,11 +455,11 @@ static unsigned int damon_va_sample(struct damon_ctx *ctx, bool prepare)
 				r->sampling_addr = damon_rand_page(r->start,
 								   r->end);
 				damon_va_probe(mm, r->sampling_addr, true);
-				continue;
-			}
-			if (damon_va_probe(mm, r->sampling_addr, false))
+			} else if (damon_va_probe(mm, r->sampling_addr, false)) {
 				r->nr_accesses++;
+			}
 			max_nr_accesses = max(max_nr_accesses, r->nr_accesses);
+			damon_va_yield_mmap_lock(mm);
 		}
 		mmap_read_unlock(mm);
 		mmput(mm);
