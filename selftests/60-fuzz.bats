@@ -5,7 +5,7 @@
 # writes to every attribute of a context, its targets and regions, its
 # schemes and their default groups and filters, with on/off/commit
 # interleaved and live workloads as targets.  bin/cfsfuzz
-# (workloads/cfsfuzz.c) does the writing and checks each result and each
+# (workloads/cfsfuzz/) does the writing and checks each result and each
 # read-back against the contract; afterwards every file must still read a
 # valid value and the context must still turn on and off cleanly.  The
 # runner fails the run on any kernel splat the fuzzing causes.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the bench workloads: argument parsing, the clock, populated
- * anonymous mappings, and the progress report on SIGUSR1.
+ * Shared by the bench workloads: argument parsing, populated anonymous
+ * mappings, and the progress report on SIGUSR1; with the selftest
+ * workloads (wl.h): strict numbers, the stop flag and the clock.
  *
  * Every workload counts its "ops" (one op = one page touched: a word read
  * and written back) and, whenever it receives SIGUSR1, prints
@@ -17,36 +18,21 @@
 #define BENCH_COMMON_H
 
 #define _GNU_SOURCE
-#include <errno.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <time.h>
-#include <unistd.h>
 
-#define MIB	(1024UL * 1024UL)
+#include "../../selftests/workloads/wl.h"
 
-static volatile sig_atomic_t bench_stop, bench_report;
+static volatile sig_atomic_t bench_report;
 static uint64_t bench_ops;
 
+/* SIGUSR1 asks for a progress line; SIGTERM and SIGINT set wl_stop. */
 static void bench_on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		bench_report = 1;
 	else
-		bench_stop = 1;
-}
-
-static double bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+		wl_stop = 1;
 }
 
 /*
@@ -80,16 +66,8 @@ static void bench_switcher(void)
 
 static void bench_signals(void)
 {
-	struct sigaction sa;
-
 	bench_switcher();
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = bench_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	wl_handle_signals(bench_on_signal);
 	/* stdout is a file or a pipe: every line must reach it at once. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
@@ -99,28 +77,44 @@ static int bench_poll(void)
 {
 	if (bench_report) {
 		bench_report = 0;
-		printf("progress %.6f %llu\n", bench_now(),
+		printf("progress %.6f %llu\n", wl_now(),
 		       (unsigned long long)bench_ops);
 	}
-	if (bench_stop) {
-		printf("progress %.6f %llu\n", bench_now(),
+	if (wl_stop) {
+		printf("progress %.6f %llu\n", wl_now(),
 		       (unsigned long long)bench_ops);
 		return 1;
 	}
 	return 0;
 }
 
-static unsigned long bench_num(const char *s, unsigned long min,
-			       unsigned long max, void (*usage)(void))
+/*
+ * The command line "[-@opt NUMBER] OPERAND..." with exactly @nr operands:
+ * NUMBER (in [@min, @max], else @usage()) goes to *@val; returns the index
+ * in @argv of the first operand.
+ */
+static int bench_args(int argc, char **argv, char opt, unsigned long *val,
+		      unsigned long min, unsigned long max, int nr,
+		      void (*usage)(void))
 {
-	unsigned long v;
-	char *end;
+	const char optstring[] = { opt, ':', '\0' };
+	int c;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || !*s || *end || s[0] == '-' || v < min || v > max)
+	while ((c = getopt(argc, argv, optstring)) != -1) {
+		if (c != opt)
+			usage();
+		*val = wl_num(optarg, min, max, usage);
+	}
+	if (argc - optind != nr)
 		usage();
-	return v;
+	return optind;
+}
+
+/* "range NAME START END": the ground truth of a range, END exclusive. */
+static void bench_range(const char *name, const char *start, size_t len)
+{
+	printf("range %s %lu %lu\n", name, (unsigned long)start,
+	       (unsigned long)(start + len));
 }
 
 /*

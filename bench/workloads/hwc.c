@@ -36,18 +36,12 @@ int main(int argc, char **argv)
 	double next_warm;
 	unsigned int pass = 0;
 	char *mem;
-	int c;
+	int i;
 
-	while ((c = getopt(argc, argv, "w:")) != -1) {
-		if (c != 'w')
-			usage();
-		warm_ms = bench_num(optarg, 1, 60000, usage);
-	}
-	if (argc - optind != 3)
-		usage();
-	hot_mib = bench_num(argv[optind], 1, 65536, usage);
-	warm_mib = bench_num(argv[optind + 1], 0, 65536, usage);
-	cold_mib = bench_num(argv[optind + 2], 0, 65536, usage);
+	i = bench_args(argc, argv, 'w', &warm_ms, 1, 60000, 3, usage);
+	hot_mib = wl_num(argv[i], 1, 65536, usage);
+	warm_mib = wl_num(argv[i + 1], 0, 65536, usage);
+	cold_mib = wl_num(argv[i + 2], 0, 65536, usage);
 	hot_len = hot_mib * MIB;
 	warm_len = warm_mib * MIB;
 	cold_len = cold_mib * MIB;
@@ -55,25 +49,22 @@ int main(int argc, char **argv)
 	bench_signals();
 	mem = bench_map(hot_len + warm_len + cold_len);
 	printf("ready %ld\n", (long)getpid());
-	printf("range hot %lu %lu\n", (unsigned long)mem,
-	       (unsigned long)(mem + hot_len));
-	printf("range warm %lu %lu\n", (unsigned long)(mem + hot_len),
-	       (unsigned long)(mem + hot_len + warm_len));
-	printf("range cold %lu %lu\n", (unsigned long)(mem + hot_len + warm_len),
-	       (unsigned long)(mem + hot_len + warm_len + cold_len));
+	bench_range("hot", mem, hot_len);
+	bench_range("warm", mem + hot_len, warm_len);
+	bench_range("cold", mem + hot_len + warm_len, cold_len);
 
-	next_warm = bench_now();
+	next_warm = wl_now();
 	for (;;) {
 		bench_touch(mem, hot_len, page);
 		/* The clock is a system call in UML: look at it sparingly. */
 		if (++pass % 8 == 0) {
 			if (bench_poll())
 				break;
-			if (warm_len && bench_now() >= next_warm) {
+			if (warm_len && wl_now() >= next_warm) {
 				bench_touch(mem + hot_len, warm_len, page);
 				next_warm += warm_ms / 1000.0;
-				if (next_warm < bench_now())
-					next_warm = bench_now() + warm_ms / 1000.0;
+				if (next_warm < wl_now())
+					next_warm = wl_now() + warm_ms / 1000.0;
 			}
 		}
 	}

@@ -37,31 +37,24 @@ int main(int argc, char **argv)
 	uint64_t rnd = 0x2545f4914f6cdd1dULL;
 	double next_move;
 	char *mem, *win;
-	int c;
+	int i;
 
-	while ((c = getopt(argc, argv, "s:")) != -1) {
-		if (c != 's')
-			usage();
-		secs = bench_num(optarg, 1, 3600, usage);
-	}
-	if (argc - optind != 2)
-		usage();
-	buf_mib = bench_num(argv[optind], 2, 65536, usage);
-	win_mib = bench_num(argv[optind + 1], 1, buf_mib / 2, usage);
+	i = bench_args(argc, argv, 's', &secs, 1, 3600, 2, usage);
+	buf_mib = wl_num(argv[i], 2, 65536, usage);
+	win_mib = wl_num(argv[i + 1], 1, buf_mib / 2, usage);
 	nr_slots = buf_mib / win_mib;
 	win_len = win_mib * MIB;
 
 	bench_signals();
 	mem = bench_map(buf_mib * MIB);
 	printf("ready %ld\n", (long)getpid());
-	printf("range buf %lu %lu\n", (unsigned long)mem,
-	       (unsigned long)(mem + buf_mib * MIB));
+	bench_range("buf", mem, buf_mib * MIB);
 
 	next_move = 0;
 	win = mem;
 	for (;;) {
 		if (pass % 8 == 0) {
-			double now = bench_now();
+			double now = wl_now();
 
 			if (bench_poll())
 				break;

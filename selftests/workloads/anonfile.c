@@ -34,18 +34,16 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	size_t anon_len, file_len, anon_pages, file_pages, bad, page_size;
+	struct wl_range ranges[2];
+	size_t anon_len, file_len;
 	char *map, *anon, *file;
 	int shared_anon;
 	int fd;
 
 	if (argc != 4)
 		usage();
-	page_size = (size_t)sysconf(_SC_PAGESIZE);
 	anon_len = wl_num(argv[1], 1, 4096, usage) * MIB;
 	file_len = wl_num(argv[2], 1, 4096, usage) * MIB;
-	anon_pages = anon_len / page_size;
-	file_pages = file_len / page_size;
 
 	shared_anon = !strcmp(argv[3], "-");
 	fd = shared_anon ? -1 :
@@ -74,23 +72,11 @@ int main(int argc, char **argv)
 		close(fd);
 	madvise(anon, anon_len, MADV_NOHUGEPAGE);
 
+	ranges[0] = (struct wl_range){ anon, anon_len, "anon" };
+	ranges[1] = (struct wl_range){ file, file_len, "file" };
+
 	wl_stop_on_signals();
-	wl_fill((uint64_t *)anon, anon_pages, 0);
-	wl_fill((uint64_t *)file, file_pages, 1);
-
-	printf("%ld %lu %lu %lu %lu\n", (long)getpid(),
-	       (unsigned long)anon, (unsigned long)(anon + anon_len),
-	       (unsigned long)file, (unsigned long)(file + file_len));
-	fflush(stdout);
-
+	wl_fill_and_print(ranges, 2);
 	wl_wait_for_stop();
-	bad = wl_check((uint64_t *)anon, anon_pages, 0, "anon");
-	bad += wl_check((uint64_t *)file, file_pages, 1, "file");
-	if (bad) {
-		printf("verify: FAILED, %zu of %zu pages differ\n", bad,
-		       anon_pages + file_pages);
-		return 1;
-	}
-	printf("verify: ok, %zu pages intact\n", anon_pages + file_pages);
-	return 0;
+	return wl_verify(ranges, 2);
 }

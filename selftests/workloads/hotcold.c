@@ -68,12 +68,12 @@ static int map_hugetlb(char *addr, size_t len)
 int main(int argc, char **argv)
 {
 	unsigned long secs = 0, usecs = 1000, hot_mib, cold_mib;
-	size_t hot_len, cold_len, hot_pages, cold_pages, words, len, page_size;
+	size_t hot_len, cold_len, hot_pages, words, len, page_size;
 	int advice = MADV_NOHUGEPAGE, refault = 0, hugetlb = 0, opt;
 	struct timespec nap, t0, now;
+	struct wl_range ranges[2];
 	char *map, *hot, *cold;
 	uintptr_t slop;
-	size_t bad;
 
 	while ((opt = getopt(argc, argv, "t:i:HRT")) != -1) {
 		switch (opt) {
@@ -106,7 +106,6 @@ int main(int argc, char **argv)
 	hot_len = hot_mib * MIB;
 	cold_len = cold_mib * MIB;
 	hot_pages = hot_len / page_size;
-	cold_pages = cold_len / page_size;
 
 	/*
 	 * Reserve both ranges, the hole and room to align at once, then
@@ -140,15 +139,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	ranges[0] = (struct wl_range){ hot, hot_len, "hot" };
+	ranges[1] = (struct wl_range){ cold, cold_len, "cold" };
+
 	wl_stop_on_signals();
-
-	wl_fill((uint64_t *)hot, hot_pages, 0);
-	wl_fill((uint64_t *)cold, cold_pages, 1);
-
-	printf("%ld %lu %lu %lu %lu\n", (long)getpid(),
-	       (unsigned long)hot, (unsigned long)(hot + hot_len),
-	       (unsigned long)cold, (unsigned long)(cold + cold_len));
-	fflush(stdout);
+	wl_fill_and_print(ranges, 2);
 
 	nap.tv_sec = usecs / 1000000;
 	nap.tv_nsec = (long)(usecs % 1000000) * 1000;
@@ -179,13 +174,5 @@ int main(int argc, char **argv)
 			nanosleep(&nap, NULL);
 	}
 
-	bad = wl_check((uint64_t *)hot, hot_pages, 0, "hot");
-	bad += wl_check((uint64_t *)cold, cold_pages, 1, "cold");
-	if (bad) {
-		printf("verify: FAILED, %zu of %zu pages differ\n", bad,
-		       hot_pages + cold_pages);
-		return 1;
-	}
-	printf("verify: ok, %zu pages intact\n", hot_pages + cold_pages);
-	return 0;
+	return wl_verify(ranges, 2);
 }

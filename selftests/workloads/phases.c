@@ -29,14 +29,6 @@ static void usage(void)
 	exit(2);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	unsigned long phases = 4, secs = 3, usecs = 1000, mib, k;
@@ -85,8 +77,8 @@ int main(int argc, char **argv)
 	nap.tv_sec = usecs / 1000000;
 	nap.tv_nsec = usecs % 1000000 * 1000;
 	for (k = 0; k < phases && !wl_stop; k++) {
-		end = now() + secs;
-		while (!wl_stop && now() < end) {
+		end = wl_now() + secs;
+		while (!wl_stop && wl_now() < end) {
 			for (off = k * slice; off < (k + 1) * slice; off += page) {
 				w = (volatile uint64_t *)(mem + off);
 				*w = *w;

@@ -38,41 +38,17 @@
  * many milliseconds after start, to interrupt a blocking call.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <linux/sched.h>
-#include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-static const char *ename(int err)
-{
-	static char buf[32];
-	const char *name = strerrorname_np(err);
+#include "fileio.h"
 
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-}
-
+/* With SYSIO_ALARM_MS set, a SIGALRM that many milliseconds from now. */
 static void arm_alarm(void)
 {
 	const char *ms = getenv("SYSIO_ALARM_MS");
-	struct itimerval it = {};
-	struct sigaction sa;
 	long v;
 
 	if (!ms || !*ms)
@@ -80,32 +56,8 @@ static void arm_alarm(void)
 	v = strtol(ms, NULL, 10);
 	if (v <= 0)
 		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;	/* no SA_RESTART: the call fails EINTR */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	it.it_value.tv_sec = v / 1000;
-	it.it_value.tv_usec = (v % 1000) * 1000;
-	setitimer(ITIMER_REAL, &it, NULL);
-}
-
-/* One write(2) of @len bytes of @val to @path; 0 or an errno. */
-static int write_once(const char *path, const char *val, size_t len)
-{
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		err = errno;
-	else if ((size_t)n != len)
-		err = EIO;	/* a short write: not expected of configfs */
-	if (close(fd) && !err)
-		err = errno;
-	return err;
+	catch_alarm();
+	alarm_ms(v);
 }
 
 /* Read @path to its end, to stdout if @out; 0 or an errno. */
@@ -149,26 +101,9 @@ static int read_all(const char *path, int out)
 /* Read all of @path into @buf (NUL-terminated); 0 or an errno. */
 static int slurp(const char *path, char *buf, size_t size)
 {
-	size_t len = 0;
-	ssize_t n;
-	int fd, err = 0;
+	ssize_t n = read_file(path, buf, size);
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return errno;
-	while (len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			err = errno;
-			break;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	return err;
+	return n < 0 ? -n : 0;
 }
 
 static int rejects(const char *want, const char *path, char **vals,
@@ -183,10 +118,10 @@ static int rejects(const char *want, const char *path, char **vals,
 			printf("read %s: %s\n", path, ename(err));
 			return 1;
 		}
-		err = write_once(path, vals[i], strlen(vals[i]));
-		if (strcmp(err ? ename(err) : "OK", want)) {
+		err = write_str(path, vals[i]);
+		if (strcmp(ename(err), want)) {
 			printf("value #%d \"%s\": expected %s, got %s\n", i + 1,
-			       vals[i], want, err ? ename(err) : "OK");
+			       vals[i], want, ename(err));
 			bad = 1;
 		}
 		err = slurp(path, after, sizeof(after));
@@ -201,7 +136,7 @@ static int rejects(const char *want, const char *path, char **vals,
 
 static int report(int err)
 {
-	puts(err ? ename(err) : "OK");
+	puts(ename(err));
 	return 0;
 }
 
@@ -214,7 +149,7 @@ static int hammer(const char *path, long count, char **vals, int nr_vals)
 	for (i = 0; i < count; i++) {
 		const char *v = vals[i % nr_vals];
 
-		err = write_once(path, v, strlen(v));
+		err = write_str(path, v);
 		if (!err)
 			ok++;
 		else if (err > 0 && err < 4096)
@@ -231,7 +166,6 @@ static int withpid(pid_t want, char **argv)
 {
 	struct clone_args args = {};
 	pid_t tid = want, child;
-	int status;
 
 	args.exit_signal = SIGCHLD;
 	args.set_tid = (uintptr_t)&tid;
@@ -247,12 +181,7 @@ static int withpid(pid_t want, char **argv)
 		fprintf(stderr, "sysio: exec %s: %s\n", argv[0], ename(errno));
 		_exit(127);
 	}
-	while (waitpid(child, &status, 0) < 0)
-		if (errno != EINTR)
-			return 3;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return wait_status(child);
 }
 
 /* Read exactly @len bytes from stdin into a new NUL-terminated buffer. */
@@ -275,11 +204,11 @@ static int serve_one(const char *op, const char *path, const char *val,
 	int err;
 
 	if (!strcmp(op, "write"))
-		return write_once(path, val, vlen);
+		return write_all(path, val, vlen);
 	if (!strcmp(op, "mkdir"))
-		return mkdir(path, 0755) ? errno : 0;
+		return do_mkdir(path);
 	if (!strcmp(op, "rmdir"))
-		return rmdir(path) ? errno : 0;
+		return do_rmdir(path);
 	if (!strcmp(op, "readerr"))
 		return read_all(path, 0);
 	if (!strcmp(op, "read")) {
@@ -307,7 +236,7 @@ static int serve(void)
 			return 1;
 		err = serve_one(op, path, val, vlen);
 		if (err >= 0)
-			puts(err ? ename(err) : "OK");
+			puts(ename(err));
 		fflush(stdout);
 		free(path);
 		free(val);
@@ -338,7 +267,7 @@ int main(int argc, char **argv)
 	arm_alarm();
 
 	if (!strcmp(cmd, "write") && argc == 4)
-		return report(write_once(argv[2], argv[3], strlen(argv[3])));
+		return report(write_str(argv[2], argv[3]));
 	if (!strcmp(cmd, "readerr") && argc == 3)
 		return report(read_all(argv[2], 0));
 	if (!strcmp(cmd, "read") && argc == 3) {
@@ -351,9 +280,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "mkdir") && argc == 3)
-		return report(mkdir(argv[2], 0755) ? errno : 0);
+		return report(do_mkdir(argv[2]));
 	if (!strcmp(cmd, "rmdir") && argc == 3)
-		return report(rmdir(argv[2]) ? errno : 0);
+		return report(do_rmdir(argv[2]));
 	if (!strcmp(cmd, "hammer") && argc >= 5)
 		return hammer(argv[2], strtol(argv[3], NULL, 10), argv + 4,
 			      argc - 4);

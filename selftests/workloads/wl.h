@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the selftest workloads share: strict number arguments, the stop
- * flag that SIGTERM, SIGUSR1 and SIGINT raise, and a per-page data
- * pattern that proves after the fact that paging lost nothing.  One
+ * What the selftest workloads (and, through bench/workloads/common.h, the
+ * bench workloads) share: strict number arguments, the stop flag that
+ * SIGTERM, SIGUSR1 and SIGINT raise, the monotonic clock, and a per-page
+ * data pattern that proves after the fact that paging lost nothing.  One
  * program includes it once; everything is static.
  */
 #ifndef WL_H
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MIB	(1024UL * 1024UL)
@@ -26,17 +28,23 @@ static inline void wl_on_signal(int sig)
 	wl_stop = 1;
 }
 
-/* SIGTERM, SIGUSR1 and SIGINT set wl_stop (system calls are restarted). */
-static inline void wl_stop_on_signals(void)
+/* @handler for SIGTERM, SIGUSR1 and SIGINT (system calls are restarted). */
+static inline void wl_handle_signals(void (*handler)(int))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = wl_on_signal;
+	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+}
+
+/* SIGTERM, SIGUSR1 and SIGINT set wl_stop. */
+static inline void wl_stop_on_signals(void)
+{
+	wl_handle_signals(wl_on_signal);
 }
 
 /* Sleep until a signal has set wl_stop, with no window in which one is lost. */
@@ -66,6 +74,15 @@ static inline unsigned long wl_num(const char *s, unsigned long min,
 	if (errno || end == s || *end || s[0] == '-' || v < min || v > max)
 		usage();
 	return v;
+}
+
+/* Seconds on the monotonic clock. */
+static inline double wl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The value of word @w of page @p of range @r. */
@@ -118,6 +135,55 @@ static inline size_t wl_check(const uint64_t *base, size_t pages, unsigned int r
 		}
 	}
 	return bad;
+}
+
+/* Ranges of memory that carry the pattern: range i has pattern i. */
+struct wl_range {
+	char *start;
+	size_t len;
+	const char *name;	/* for "verify: FAILED NAME ..." */
+};
+
+/*
+ * Write the pattern into the @nr ranges @r, then print (and flush)
+ * "PID START END..." with the start and end of each, in decimal.
+ */
+static inline void wl_fill_and_print(const struct wl_range *r, int nr)
+{
+	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
+	int i;
+
+	for (i = 0; i < nr; i++)
+		wl_fill((uint64_t *)r[i].start, r[i].len / page_size, i);
+	printf("%ld", (long)getpid());
+	for (i = 0; i < nr; i++)
+		printf(" %lu %lu", (unsigned long)r[i].start,
+		       (unsigned long)(r[i].start + r[i].len));
+	printf("\n");
+	fflush(stdout);
+}
+
+/*
+ * Check the @nr ranges @r against their pattern (wl_check()) and print
+ * "verify: ok, N pages intact" (returns 0) or "verify: FAILED, B of N
+ * pages differ" (returns 1).
+ */
+static inline int wl_verify(const struct wl_range *r, int nr)
+{
+	size_t page_size = (size_t)sysconf(_SC_PAGESIZE), pages = 0, bad = 0;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		bad += wl_check((uint64_t *)r[i].start, r[i].len / page_size, i,
+				r[i].name);
+		pages += r[i].len / page_size;
+	}
+	if (bad) {
+		printf("verify: FAILED, %zu of %zu pages differ\n", bad, pages);
+		return 1;
+	}
+	printf("verify: ok, %zu pages intact\n", pages);
+	return 0;
 }
 
 #endif /* WL_H */

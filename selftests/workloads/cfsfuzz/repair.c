@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfsfuzz fuzz: repairs.  Valid values for every attribute, written one by
+ * one in a random order, so that the kdamond really runs with many of the
+ * values the fuzzing leaves.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+
+#include "fuzz.h"
+
+/* Write a valid value; it must be accepted.  Reloads the model. */
+static void set_ok(int i, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_ok(int i, const char *fmt, ...)
+{
+	struct attr *a = &attrs[i];
+	char buf[64];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	err = write_str(a->path, buf);
+	if (err)
+		fail("repair: %s <- %s: %s", a->path, buf, ename(err));
+	attr_load(a);
+}
+
+/* Valid writes collected, then made in a random order. */
+struct pending {
+	int attr;
+	char val[64];
+};
+
+static void pend(struct pending *p, int *n, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void pend(struct pending *p, int *n, int attr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p[*n].val, sizeof(p[*n].val), fmt, ap);
+	va_end(ap);
+	p[(*n)++].attr = attr;
+}
+
+static void pend_flush(struct pending *p, int n)
+{
+	struct pending t;
+	int i, j;
+
+	for (i = n - 1; i > 0; i--) {
+		j = rnd_below(i + 1);
+		t = p[i];
+		p[i] = p[j];
+		p[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		set_ok(p[i].attr, "%s", p[i].val);
+}
+
+/* Two random numbers from @lo .. @hi, in order, in *@a <= *@b. */
+static void ordered_pair(unsigned long lo, unsigned long hi,
+			 unsigned long *a, unsigned long *b)
+{
+	unsigned long x = lo + rnd_below(hi - lo + 1);
+	unsigned long y = lo + rnd_below(hi - lo + 1);
+
+	*a = x < y ? x : y;
+	*b = x < y ? y : x;
+}
+
+/*
+ * A valid scheme: an available action (mostly ones that do something), a
+ * pattern with each min <= max, sometimes quotas and a watermark window
+ * (low <= mid <= high), and filters that name t0 or t1 or a real range.
+ * Every value is written on its own, in a random order.
+ */
+static void repair_scheme(struct scheme_attrs *sa)
+{
+	struct pending p[64];
+	unsigned long x, y, z, lo, hi;
+	int n = 0, i, act;
+
+	do {
+		act = rnd_below(6);
+	} while (!action_ok[act]);
+	pend(p, &n, sa->action, chance(50) ? "%s\n" : "%s",
+	     action_names[act]);
+	pend(p, &n, sa->apply_interval, "%lu",
+	     chance(50) ? 0 : rnd_below(300000));
+	x = chance(60) ? 0 : page * rnd_below(64);
+	y = chance(50) ? ULONG_MAX : x + page * rnd_below(1UL << 16);
+	pend(p, &n, sa->min_sz, "%lu", x);
+	pend(p, &n, sa->max_sz, "%lu\n", y);
+	if (chance(50))
+		ordered_pair(0, 30, &x, &y);
+	else
+		x = 0, y = UINT_MAX;
+	pend(p, &n, sa->min_nr, "%lu", x);
+	pend(p, &n, sa->max_nr, "%lu", y);
+	if (chance(50))
+		ordered_pair(0, 50, &x, &y);
+	else
+		x = rnd_below(3), y = UINT_MAX;
+	pend(p, &n, sa->min_age, "%lu", x);
+	pend(p, &n, sa->max_age, "+%lu", y);
+	pend(p, &n, sa->ms, "%lu", chance(60) ? 0 : rnd_below(200));
+	pend(p, &n, sa->bytes, "%lu",
+	     chance(60) ? 0 : page * (1 + rnd_below(4096)));
+	pend(p, &n, sa->reset, "%lu", 1 + rnd_below(2000));
+	pend(p, &n, sa->w_sz, "%lu", rnd_below(10001));
+	pend(p, &n, sa->w_nr, "%lu", chance(20) ? 0 : rnd_below(10001));
+	pend(p, &n, sa->w_age, "%lu", chance(20) ? 10000 : rnd_below(10001));
+	if (chance(70)) {
+		pend(p, &n, sa->metric, "none");
+	} else {
+		/* low <= mid <= high, from three draws */
+		ordered_pair(0, 1000, &lo, &hi);
+		z = lo + rnd_below(hi - lo + 1);
+		pend(p, &n, sa->metric, "free_mem_rate\n");
+		pend(p, &n, sa->high, "%lu", hi);
+		pend(p, &n, sa->mid, "%lu", z);
+		pend(p, &n, sa->low, "%lu", lo);
+		pend(p, &n, sa->wm_interval, "%lu", 1 + rnd_below(10000000));
+	}
+	for (i = 0; i < sa->nr_filters; i++) {
+		struct filter_attrs *f = &sa->filters[i];
+
+		pend(p, &n, f->type, "%s", ftype_names[rnd_below(3)]);
+		pend(p, &n, f->matching, "%s", chance(50) ? "Y" : "n\n");
+		x = 0x10000000UL + page * rnd_below(1UL << 20);
+		pend(p, &n, f->addr_start, "%lu", x + rnd_below(page));
+		pend(p, &n, f->addr_end, "%lu", x + page * (1 + rnd_below(1024)));
+		pend(p, &n, f->target, chance(50) ? "t0" : "t1\n");
+	}
+	pend_flush(p, n);
+}
+
+/*
+ * Make the staged setup valid: interval relations, region counts, the two
+ * workloads as targets, non-overlapping regions, valid schemes.
+ * Sometimes leaves the kdamond to apply it with a commit.
+ */
+void repair(void)
+{
+	unsigned long sample = 1000 + rnd_below(9000);
+	unsigned long aggr = sample * (2 + rnd_below(20));
+	unsigned long update = aggr * (1 + rnd_below(5));
+	unsigned long min = 3 + rnd_below(20);
+	unsigned long max = min + rnd_below(1000);
+	unsigned long base = 0x10000000UL + rnd_below(1UL << 20) * page;
+	int i, order[5] = { A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX };
+	unsigned long vals[5] = { sample, aggr, update, min, max };
+
+	nr_repairs++;
+	/* any order works: the relations are checked at on/commit only */
+	for (i = 4; i > 0; i--) {
+		int j = rnd_below(i + 1), t = order[i];
+		unsigned long tv = vals[i];
+
+		order[i] = order[j];
+		vals[i] = vals[j];
+		order[j] = t;
+		vals[j] = tv;
+	}
+	for (i = 0; i < 5; i++)
+		set_ok(order[i], "%lu\n", vals[i]);
+	if (!state_is_on()) {
+		set_ok(A_OPS, chance(70) ? "vaddr" : "fvaddr\n");
+		set_ok(A_T0_PID, "%ld", pid1);
+		set_ok(A_T1_PID, "%ld\n", pid2);
+	}
+	set_ok(A_T0R0_START, "%lu", base);
+	set_ok(A_T0R0_END, "%lu", base + page * (1 + rnd_below(64)));
+	set_ok(A_T0R1_START, "%lu", base + page * 100);
+	set_ok(A_T0R1_END, "%lu", base + page * (101 + rnd_below(64)));
+	set_ok(A_T1R0_START, "%lu", base);
+	set_ok(A_T1R0_END, "%lu", base + page * (1 + rnd_below(4096)));
+	/* now and then leave broken schemes for on/commit to refuse */
+	for (i = 0; i < NR_SCHEMES; i++)
+		if (chance(85))
+			repair_scheme(&schemes[i]);
+}

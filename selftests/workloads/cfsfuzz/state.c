@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfsfuzz fuzz: state transitions.  Clean on, off and commit words, and
+ * what state and kdamond_pid must read after each.
+ */
+#define _GNU_SOURCE
+#include "fuzz.h"
+
+bool state_is_on(void)
+{
+	char buf[16];
+
+	return read_file(attrs[A_STATE].path, buf, sizeof(buf)) > 0 &&
+	       !strcmp(buf, "on\n");
+}
+
+/* What kdamond_pid reads: -1 or a pid; -2 if anything else. */
+long kdamond_pid(void)
+{
+	char path[PATH_MAX], buf[32];
+	long p;
+
+	snprintf(path, sizeof(path), "%s/kdamond_pid", ctxdir);
+	if (read_file(path, buf, sizeof(buf)) < 0 || !parse_line_pid(buf, &p))
+		return -2;
+	return p;
+}
+
+/* on, off or commit, as a clean word. */
+void state_word(void)
+{
+	static const char *const w[] = {
+		"on", "on\n", "off", "off\n", "commit", "commit\n",
+	};
+	const char *word = w[rnd_below(6)];
+	bool was_on = state_is_on();
+	long kpid = was_on ? kdamond_pid() : -1;
+	int err = write_state(attrs[A_STATE].path, word);
+
+	nr_state_words++;
+	count_errno(err);
+	switch (word[1]) {
+	case 'n':	/* on */
+		if (!err)
+			nr_on_ok++;
+		if (err && err != EINVAL && err != ESRCH)
+			fail("on gave %s", ename(err));
+		if (!err && was_on && state_is_on() && kdamond_pid() != kpid)
+			fail("on while on changed kdamond_pid %ld -> %ld",
+			     kpid, kdamond_pid());
+		if (err && !was_on && (state_is_on() || kdamond_pid() != -1))
+			fail("a failed on left the context on");
+		break;
+	case 'f':	/* off */
+		if (err)
+			fail("off gave %s", ename(err));
+		if (state_is_on() || kdamond_pid() != -1)
+			fail("still on after off");
+		break;
+	default:	/* commit */
+		if (!err)
+			nr_commit_ok++;
+		if (err == EINTR)
+			nr_commit_intr++;
+		if (!was_on && err != EINVAL)
+			fail("commit while off gave %s", ename(err));
+		if (was_on && err && err != EINVAL && err != ESRCH &&
+		    err != EBUSY && err != EINTR)
+			fail("commit gave %s", ename(err));
+		break;
+	}
+	note_state(word[1] == 'n' ? 0 : word[1] == 'f' ? 1 : 2, err, was_on);
+	check_readback(&attrs[A_STATE], word);
+}
