@@ -10,9 +10,14 @@
  * looks at the context.  A plan is checked completely before anything is
  * changed, so a refused on or commit leaves everything as it was.
  *
- * While on, every item of the running setup is pinned with
- * configfs_depend_item_unlocked(): configfs itself then refuses to remove
- * it (EBUSY), so the kdamond may point at targets' snapshot slots.
+ * While on, the context and its targets, schemes and filters in the running
+ * setup are pinned with configfs_depend_item_unlocked(): configfs itself
+ * then refuses to remove them (EBUSY), so the kdamond may point at targets'
+ * snapshot slots and schemes' statistics.  Regions are not pinned: the plan
+ * copied their ranges, nothing running refers to them, and a region's
+ * rmdir is staged like a write of its start.  Pinning them would cost
+ * O(N^2): each configfs_depend_item_unlocked() searches the whole subtree
+ * under configfs' dirent spinlock.
  */
 
 #define pr_fmt(fmt) "damon-configfs: " fmt
@@ -427,12 +432,6 @@ static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 				break;
 			put_pid(ct->live_pid);
 			ct->live_pid = get_pid(plan->targets[i].pid);
-		}
-		damon_cfs_for_each_child(item, &ct->regions_group) {
-			err = damon_cfs_pin(cctx, item,
-					    &to_damon_cfs_region(item)->pinned);
-			if (err)
-				break;
 		}
 	}
 	for (i = 0; !err && i < plan->nr_schemes; i++) {

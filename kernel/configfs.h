@@ -98,7 +98,6 @@ struct damon_cfs_region {
 	/* staged, under cctx->lock */
 	unsigned long start;
 	unsigned long end;
-	bool pinned;
 };
 
 /* A scheme directory; it stages the parameters of a struct damos. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What an online commit keeps and what it changes (configfs-layout.md,
-# "state", commit): regions fitted exactly to changed fixed ranges, vaddr
+# "state", commit): regions fitted exactly to changed fixed ranges, a
+# region removed while on (staged until commit), vaddr
 # records that survive a commit that does not touch the initial regions,
 # intervals that take effect at once, and a superseded commit that waits
 # for the setup that includes it.
@@ -62,6 +63,37 @@ span_of() {
 		[ "$got" = "$a $((a + 3 * MIB)) $((a + 4 * MIB)) $((a + 5 * MIB)) " ] ||
 			{ echo "after commit ($n): covers $got"; cat "$snap"; return 1; }
 	done
+}
+
+@test "a region removed while on keeps being monitored until commit, and not after it" {
+	local a snap=$BATS_TEST_TMPDIR/snap got n
+	cfs_start_sleeper 6
+	read -r _ a _ <<< "$ST_LINE"
+	cfs_mkctx web 1000 20000 1000000 10 100
+	cfs_set "$CFS_CTXS/web/operations" fvaddr
+	cfs_mktarget web t0 "$SLEEPER_PID"
+	cfs_mkregion web t0 r0 "$a" $((a + MIB))
+	cfs_mkregion web t0 r1 $((a + 2 * MIB)) $((a + 3 * MIB))
+	cfs_on web
+	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/t0/regions/r1"
+	cfs_wait_aggr web 2
+	cfs_snapshot_to web t0 "$snap"
+	got=$(cfs_covered "$snap" | tr '\n' ' ')
+	[ "$got" = "$a $((a + MIB)) $((a + 2 * MIB)) $((a + 3 * MIB)) " ] ||
+		{ echo "before commit: covers $got"; return 1; }
+	cfs_commit web
+	cfs_wait_more_aggr web 1
+	for n in 1 2; do
+		cfs_wait_more_aggr web 1
+		cfs_snapshot_to web t0 "$snap"
+		got=$(cfs_covered "$snap" | tr '\n' ' ')
+		[ "$got" = "$a $((a + MIB)) " ] ||
+			{ echo "after commit ($n): covers $got"; cat "$snap"; return 1; }
+	done
+	# Without regions, an fvaddr target has nothing to monitor.
+	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/t0/regions/r0"
+	cfs_expect EINVAL "$CFS_CTXS/web/state" commit
+	[ "$(cat "$CFS_CTXS/web/state")" = on ]
 }
 
 @test "vaddr: a commit that changes only intervals keeps the regions updates built and their ages" {
