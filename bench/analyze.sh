@@ -25,6 +25,13 @@
 #                    scheme acted on (damos_before_apply), summed; "other"
 #                    is what it acted on in the workload's other mappings
 #                    (code, libraries, stack: /proc/PID/maps at the end)
+#   scale_setup_s_N  seconds to make N region directories and write their
+#                    bounds (mkdir + 2 writes each; upstream: nr_regions)
+#   scale_on_ms_N, scale_commit_ms_N   wall time of writing on / commit
+#                    with N initial regions
+#   scale_maplat_{max,p99}_us_N   one mmap()+munmap() of the target while
+#                    N regions are monitored (0: not monitored)
+#   scale_kd_cpu_pct_N   kdamond CPU at N regions (min = max = N)
 set -u
 dir=$1
 r=$dir/results.txt
@@ -66,6 +73,20 @@ while read -r _ mib used unit t0 t1; do
 done < <(awk '$1 == "kdamond"' "$r")
 [ -n "$first" ] && awk -v a="$first" -v b="$last" -v k="$kernel" \
 	'BEGIN { if (a > 0) printf "kd_flat %s %.3f\n", k, b / a }'
+
+# Scale: time of on and commit with N regions, mmap()+munmap() latency
+# while N regions are monitored (N = 0: unmonitored), kdamond CPU at N.
+awk -v k="$kernel" '
+$1 == "scale_setup" { printf "scale_setup_s_%s %s %.1f\n", $2, k, $3 / 1000 }
+$1 == "scale_on" { printf "scale_on_ms_%s %s %s\n", $2, k, $3 }
+$1 == "scale_commit" { printf "scale_commit_ms_%s %s %s\n", $2, k, $3 }
+$1 == "scale_maplat" {
+	printf "scale_maplat_max_us_%s %s %s\n", $2, k, $4
+	printf "scale_maplat_p99_us_%s %s %s\n", $2, k, $5
+}
+$1 == "scale_kdamond" && $6 > $5 {
+	printf "scale_kd_cpu_pct_%s %s %.4f\n", $2, k, $3 / $4 / ($6 - $5) * 100
+}' "$r"
 
 # accuracy NAME WORKLOAD_FILE TRACE_FILE: precision, recall, latency.
 # The workload file gives either one "range hot S E" (a fixed truth) or

@@ -16,7 +16,10 @@
 # default "16 64 256", ":" or " " between), BENCH_WIN (seconds of
 # each unmonitored window, default 5), BENCH_MON_WIN (seconds of the
 # monitored window, default 10), BENCH_ACC_SECS (default 12), BENCH_JUMPS (default 6),
-# BENCH_JUMP_SECS (default 3), BENCH_PO_SECS (default 10).
+# BENCH_JUMP_SECS (default 3), BENCH_PO_SECS (default 10), BENCH_PHASES
+# (which to run, default "sweep accuracy pageout scale"), BENCH_SCALE_MIB
+# (the scale target, default 512), BENCH_SCALE_NRS (region counts, default
+# "1000 10000 100000"), BENCH_LAT_SECS (each mmap latency window, 5).
 set -u
 
 kernel=${BENCH_KERNEL:?}
@@ -29,6 +32,12 @@ acc_secs=${BENCH_ACC_SECS:-12}
 jumps=${BENCH_JUMPS:-6}
 jump_secs=${BENCH_JUMP_SECS:-3}
 po_secs=${BENCH_PO_SECS:-10}
+phases=" ${BENCH_PHASES:-sweep accuracy pageout scale} "
+phases=${phases//:/ }
+scale_mib=${BENCH_SCALE_MIB:-512}
+scale_nrs=${BENCH_SCALE_NRS:-1000 10000 100000}
+scale_nrs=${scale_nrs//:/ }
+lat_secs=${BENCH_LAT_SECS:-5}
 scratch=/dev/shm/bench
 # Under QEMU (TCG) the workloads need an address-space switch every 0.5 ms
 # to set Accessed bits at all (see bench_switcher() in workloads/common.h).
@@ -38,6 +47,7 @@ fi
 mkdir -p "$scratch"
 
 log() { echo "driver: $(date -u +%T) $*"; }
+want() { [[ $phases == *" $1 "* ]]; }
 res() { echo "$*" >> "$scratch/results.txt"; }
 die() { log "FATAL: $*"; save; exit 1; }
 save() { cp "$scratch"/*.txt "$out"/ 2>/dev/null; }
@@ -241,78 +251,186 @@ rss_kib() { awk '/^RssAnon:/ { print $2 }' "/proc/$1/status"; }
 log "kernel $kernel ($(uname -r)), CPU time unit 1/${cpu_unit} s, sizes $sizes, windows ${win}s/${mon_win}s"
 res "kernel $kernel"
 
-# Size sweep (workload 3): overhead and slowdown.  Windows: unmonitored,
-# monitored (after 2 s to settle), unmonitored again.
-for mib in $sizes; do
-	log "sweep $mib MiB"
-	wl_start "sweep$mib" "$bin/hwc" $((mib / 16)) $((mib * 3 / 16)) \
-		$((mib * 12 / 16))
+if want sweep; then
+	# Size sweep (workload 3): overhead and slowdown.  Windows: unmonitored,
+	# monitored (after 2 s to settle), unmonitored again.
+	for mib in $sizes; do
+		log "sweep $mib MiB"
+		wl_start "sweep$mib" "$bin/hwc" $((mib / 16)) $((mib * 3 / 16)) \
+			$((mib * 12 / 16))
+		sleep 1
+		mark base1_start; sleep "$win"; mark base1_end
+		# The kdamond's CPU time is counted from its start (settling
+		# included): where it comes in 10 ms ticks, the longer the better.
+		mon_start "$WPID"
+		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		sleep 2
+		mark mon_start; sleep "$mon_win"; mark mon_end
+		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		mon_stop
+		sleep 1
+		mark base2_start; sleep "$win"; mark base2_end
+		wl_stop
+		res "kdamond $mib $((c1 - c0)) $cpu_unit $t0 $t1"
+		save
+	done
+fi
+
+if want accuracy; then
+	# Workload 2, accuracy: hot/warm/cold, 4 + 12 + 48 MiB.
+	log "accuracy: hwc"
+	wl_start hwc "$bin/hwc" 4 12 48
 	sleep 1
-	mark base1_start; sleep "$win"; mark base1_end
-	# The kdamond's CPU time is counted from its start (settling
-	# included): where it comes in 10 ms ticks, the longer the better.
+	trace_on damon_aggregated
 	mon_start "$WPID"
-	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
-	sleep 2
-	mark mon_start; sleep "$mon_win"; mark mon_end
-	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+	sleep "$acc_secs"
 	mon_stop
-	sleep 1
-	mark base2_start; sleep "$win"; mark base2_end
+	trace_off hwc
 	wl_stop
-	res "kdamond $mib $((c1 - c0)) $cpu_unit $t0 $t1"
 	save
-done
 
-# Workload 2, accuracy: hot/warm/cold, 4 + 12 + 48 MiB.
-log "accuracy: hwc"
-wl_start hwc "$bin/hwc" 4 12 48
-sleep 1
-trace_on damon_aggregated
-mon_start "$WPID"
-sleep "$acc_secs"
-mon_stop
-trace_off hwc
-wl_stop
-save
-
-# Workload 1, accuracy and detection latency: a 4 MiB window in 64 MiB.
-log "accuracy: moving"
-wl_start moving "$bin/moving" -s "$jump_secs" 64 4
-trace_on damon_aggregated
-mon_start "$WPID"
-sleep $((jumps * jump_secs + 1))
-mon_stop
-trace_off moving
-wl_stop
-save
-
-# DAMOS: pageout of cold memory on workload 2, with zram swap.
-log "pageout"
-if [ -e /sys/block/zram0/disksize ]; then
-	w /sys/block/zram0/disksize 512M
-	mkswap /dev/zram0 > /dev/null || die "mkswap"
-	swapon /dev/zram0 || die "swapon"
-	wl_start pageout "$bin/hwc" 4 12 48
-	sleep 1
-	mark base_start; sleep "$win"; mark base_end
-	r0=$(rss_kib "$WPID")
-	# Which memory the scheme acts on: damos_before_apply, one event
-	# per region it is about to page out; and the regions it chose from.
-	trace_on damos_before_apply damon_aggregated
-	mon_start "$WPID" pageout
-	sleep 4
-	mark po_start; sleep "$po_secs"; mark po_end
-	r1=$(rss_kib "$WPID")
-	applied=$(scheme_applied)
-	cat "/proc/$WPID/maps" > "$scratch/maps-pageout.txt"
+	# Workload 1, accuracy and detection latency: a 4 MiB window in 64 MiB.
+	log "accuracy: moving"
+	wl_start moving "$bin/moving" -s "$jump_secs" 64 4
+	trace_on damon_aggregated
+	mon_start "$WPID"
+	sleep $((jumps * jump_secs + 1))
 	mon_stop
-	trace_off pageout
+	trace_off moving
 	wl_stop
-	res "pageout $r0 $r1 $applied"
-	swapoff /dev/zram0
-else
-	log "no zram: pageout skipped"
+	save
+fi
+
+if want pageout; then
+	# DAMOS: pageout of cold memory on workload 2, with zram swap.
+	log "pageout"
+	if [ -e /sys/block/zram0/disksize ]; then
+		w /sys/block/zram0/disksize 512M
+		mkswap /dev/zram0 > /dev/null || die "mkswap"
+		swapon /dev/zram0 || die "swapon"
+		wl_start pageout "$bin/hwc" 4 12 48
+		sleep 1
+		mark base_start; sleep "$win"; mark base_end
+		r0=$(rss_kib "$WPID")
+		# Which memory the scheme acts on: damos_before_apply, one event
+		# per region it is about to page out; and the regions it chose from.
+		trace_on damos_before_apply damon_aggregated
+		mon_start "$WPID" pageout
+		sleep 4
+		mark po_start; sleep "$po_secs"; mark po_end
+		r1=$(rss_kib "$WPID")
+		applied=$(scheme_applied)
+		cat "/proc/$WPID/maps" > "$scratch/maps-pageout.txt"
+		mon_stop
+		trace_off pageout
+		wl_stop
+		res "pageout $r0 $r1 $applied"
+		swapoff /dev/zram0
+	else
+		log "no zram: pageout skipped"
+	fi
+fi
+
+# Scale: "on" and "commit" with N initial regions, the longest wait for
+# the target's mmap lock while N regions are monitored (maplat: one
+# mmap()+munmap() pair at a time for BENCH_LAT_SECS), and the kdamond's CPU
+# time at N regions.  The target is BENCH_SCALE_MIB MiB, mapped but not
+# populated; min_nr_regions = max_nr_regions = N keeps N regions.  Also
+# timed: making the N region directories and writing their bounds
+# (bench/workloads/mkregions.c).
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+maplat() {	# LABEL: one maplat window, recorded under LABEL
+	local label=$1 n i
+	n=$(grep -c '^maplat' "$WOUT")
+	kill -USR1 "$WPID" || die "maplat gone"
+	for ((i = 0; i < lat_secs * 10 + 600; i++)); do
+		[ "$(grep -c '^maplat' "$WOUT")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	set -- $(grep '^maplat' "$WOUT" | tail -n 1)
+	res "scale_maplat $label $2 $3 $4"
+}
+
+scale_setup() {	# N PID START END: a context of N regions, not on
+	local n=$1 pid=$2 c=$sfs/0/contexts/0
+	if [ "$kernel" = ours ]; then
+		mkdir -p "$cfs/targets/t" || die "mkdir $cfs"
+		w "$cfs/sample_us" 5000
+		w "$cfs/aggr_us" 100000
+		w "$cfs/update_us" 1000000
+		w "$cfs/max_nr_regions" "$n"
+		w "$cfs/min_nr_regions" "$n"
+		w "$cfs/targets/t/pid" "$pid"
+		"$bin/mkregions" ours "$cfs/targets/t/regions" "$n" "$3" "$4" ||
+			die "mkregions $n"
+		return
+	fi
+	[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
+	[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
+	w "$c/operations" vaddr
+	w "$c/monitoring_attrs/intervals/sample_us" 5000
+	w "$c/monitoring_attrs/intervals/aggr_us" 100000
+	w "$c/monitoring_attrs/intervals/update_us" 1000000
+	w "$c/monitoring_attrs/nr_regions/max" "$n"
+	w "$c/monitoring_attrs/nr_regions/min" "$n"
+	[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+	w "$c/targets/0/pid_target" "$pid"
+	w "$c/schemes/nr_schemes" 0
+	"$bin/mkregions" upstream "$c/targets/0/regions" "$n" "$3" "$4" ||
+		die "mkregions $n"
+}
+
+scale_state() {	# WORD: write it to the state file
+	if [ "$kernel" = ours ]; then
+		w "$cfs/state" "$1"
+	else
+		w "$sfs/0/state" "$1"
+	fi
+}
+
+scale_teardown() {
+	scale_state off
+	if [ "$kernel" = ours ]; then
+		"$bin/mkregions" ours "$cfs/targets/t/regions" 0 || die "rm regions"
+		rmdir "$cfs/targets/t" "$cfs" || die "rmdir $cfs"
+	else
+		"$bin/mkregions" upstream "$sfs/0/contexts/0/targets/0/regions" 0
+	fi
+}
+
+if want scale; then
+	log "scale: $scale_mib MiB, $scale_nrs regions"
+	wl_start scale "$bin/maplat" "$scale_mib" "$lat_secs"
+	read -r _ sstart send < <(grep '^ready' "$WOUT")
+	maplat 0
+	for n in $scale_nrs; do
+		log "scale: $n regions"
+		t0=$(now_ms)
+		scale_setup "$n" "$WPID" "$sstart" "$send"
+		t1=$(now_ms)
+		res "scale_setup $n $((t1 - t0))"
+		t0=$(now_ms); scale_state on; t1=$(now_ms)
+		res "scale_on $n $((t1 - t0))"
+		if [ "$kernel" = ours ]; then
+			KPID=$(cat "$cfs/kdamond_pid")
+		else
+			KPID=$(cat "$sfs/0/pid")
+		fi
+		sleep 2
+		maplat "$n"
+		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		sleep "$mon_win"
+		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		res "scale_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
+		t0=$(now_ms); scale_state commit; t1=$(now_ms)
+		res "scale_commit $n $((t1 - t0))"
+		scale_teardown
+		KPID=
+		save
+	done
+	wl_stop
+	save
 fi
 
 save

@@ -57,6 +57,26 @@ order() {
 	hwc_nr_regions	hot/warm/cold: regions per aggregation (mean)	-
 	mov_nr_regions	moving hot set: regions per aggregation (mean)	-
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
+	scale_setup_s_1000	scale: making 1000 region directories, s	le
+	scale_setup_s_10000	scale: making 10000 region directories, s	le
+	scale_setup_s_100000	scale: making 100000 region directories, s	le
+	scale_on_ms_1000	scale: on with 1000 regions, ms	le
+	scale_on_ms_10000	scale: on with 10000 regions, ms	le
+	scale_on_ms_100000	scale: on with 100000 regions, ms	le
+	scale_commit_ms_1000	scale: commit with 1000 regions, ms	le
+	scale_commit_ms_10000	scale: commit with 10000 regions, ms	le
+	scale_commit_ms_100000	scale: commit with 100000 regions, ms	le
+	scale_maplat_max_us_0	scale: longest mmap+munmap, us, not monitored	le
+	scale_maplat_p99_us_0	scale: p99 mmap+munmap, us, not monitored	le
+	scale_maplat_max_us_1000	scale: longest mmap+munmap, us, 1000 regions monitored	le
+	scale_maplat_p99_us_1000	scale: p99 mmap+munmap, us, 1000 regions monitored	le
+	scale_maplat_max_us_10000	scale: longest mmap+munmap, us, 10000 regions monitored	le
+	scale_maplat_p99_us_10000	scale: p99 mmap+munmap, us, 10000 regions monitored	le
+	scale_maplat_max_us_100000	scale: longest mmap+munmap, us, 100000 regions monitored	le
+	scale_maplat_p99_us_100000	scale: p99 mmap+munmap, us, 100000 regions monitored	le
+	scale_kd_cpu_pct_1000	scale: kdamond CPU %, 1000 regions	le
+	scale_kd_cpu_pct_10000	scale: kdamond CPU %, 10000 regions	le
+	scale_kd_cpu_pct_100000	scale: kdamond CPU %, 100000 regions	le
 	EOT
 }
 

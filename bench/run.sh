@@ -75,7 +75,8 @@ for ((rep = 1; rep <= reps; rep++)); do
 		mkdir -p "$dir"
 		args=(BENCH_OUT="$dir" BENCH_KERNEL="$kernel" BENCH_BIN="$bin")
 		for v in BENCH_SIZES BENCH_WIN BENCH_MON_WIN BENCH_ACC_SECS BENCH_JUMPS \
-			 BENCH_JUMP_SECS BENCH_PO_SECS; do
+			 BENCH_JUMP_SECS BENCH_PO_SECS BENCH_PHASES BENCH_SCALE_MIB \
+			 BENCH_SCALE_NRS BENCH_LAT_SECS; do
 			[ -n "${!v:-}" ] && args+=("$v=${!v// /:}")
 		done
 		MACHINE_MEM=${BENCH_MEM:-1G} MACHINE_SMP=${BENCH_SMP:-1}

@@ -33,21 +33,33 @@ span_of() {
 	awk 'NR == 1 { s = $1 } { e = $2 } END { printf "%.0f %.0f\n", s, e }' "$1"
 }
 
-@test "commit fits changed fixed ranges exactly: a gap that is now inside a range is monitored" {
-	local a snap=$BATS_TEST_TMPDIR/snap got n
-	cfs_start_sleeper 6
-	read -r _ a _ <<< "$ST_LINE"
+# fvaddr_two_ranges A: context web, fvaddr, on the sleeper, with regions
+# r0 = [A, A + 1 MiB) and r1 = [A + 2 MiB, A + 3 MiB); not on yet.
+fvaddr_two_ranges() {
+	local a=$1
 	cfs_mkctx web 1000 20000 1000000 10 100
 	cfs_set "$CFS_CTXS/web/operations" fvaddr
 	cfs_mktarget web t0 "$SLEEPER_PID"
 	cfs_mkregion web t0 r0 "$a" $((a + MIB))
 	cfs_mkregion web t0 r1 $((a + 2 * MIB)) $((a + 3 * MIB))
-	cfs_on web
-	cfs_wait_aggr web 2
+}
+
+# expect_covered WHEN WANT: t0's snapshot covers exactly WANT ("S E S E ").
+expect_covered() {
+	local snap=$BATS_TEST_TMPDIR/snap got
 	cfs_snapshot_to web t0 "$snap"
 	got=$(cfs_covered "$snap" | tr '\n' ' ')
-	[ "$got" = "$a $((a + MIB)) $((a + 2 * MIB)) $((a + 3 * MIB)) " ] ||
-		{ echo "before: covers $got"; return 1; }
+	[ "$got" = "$2" ] || { echo "$1: covers $got"; cat "$snap"; return 1; }
+}
+
+@test "commit fits changed fixed ranges exactly: a gap that is now inside a range is monitored" {
+	local a n
+	cfs_start_sleeper 6
+	read -r _ a _ <<< "$ST_LINE"
+	fvaddr_two_ranges "$a"
+	cfs_on web
+	cfs_wait_aggr web 2
+	expect_covered before "$a $((a + MIB)) $((a + 2 * MIB)) $((a + 3 * MIB)) "
 	# r0 now takes in the gap and r1's old range; r1 moves further up.
 	cfs_set "$CFS_CTXS/web/targets/t0/regions/r1/start" $((a + 4 * MIB))
 	cfs_set "$CFS_CTXS/web/targets/t0/regions/r1/end" $((a + 5 * MIB))
@@ -58,37 +70,26 @@ span_of() {
 	cfs_wait_more_aggr web 1
 	for n in 1 2 3; do
 		cfs_wait_more_aggr web 1
-		cfs_snapshot_to web t0 "$snap"
-		got=$(cfs_covered "$snap" | tr '\n' ' ')
-		[ "$got" = "$a $((a + 3 * MIB)) $((a + 4 * MIB)) $((a + 5 * MIB)) " ] ||
-			{ echo "after commit ($n): covers $got"; cat "$snap"; return 1; }
+		expect_covered "after commit ($n)" \
+			"$a $((a + 3 * MIB)) $((a + 4 * MIB)) $((a + 5 * MIB)) "
 	done
 }
 
 @test "a region removed while on keeps being monitored until commit, and not after it" {
-	local a snap=$BATS_TEST_TMPDIR/snap got n
+	local a n
 	cfs_start_sleeper 6
 	read -r _ a _ <<< "$ST_LINE"
-	cfs_mkctx web 1000 20000 1000000 10 100
-	cfs_set "$CFS_CTXS/web/operations" fvaddr
-	cfs_mktarget web t0 "$SLEEPER_PID"
-	cfs_mkregion web t0 r0 "$a" $((a + MIB))
-	cfs_mkregion web t0 r1 $((a + 2 * MIB)) $((a + 3 * MIB))
+	fvaddr_two_ranges "$a"
 	cfs_on web
 	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/t0/regions/r1"
 	cfs_wait_aggr web 2
-	cfs_snapshot_to web t0 "$snap"
-	got=$(cfs_covered "$snap" | tr '\n' ' ')
-	[ "$got" = "$a $((a + MIB)) $((a + 2 * MIB)) $((a + 3 * MIB)) " ] ||
-		{ echo "before commit: covers $got"; return 1; }
+	expect_covered "before commit" \
+		"$a $((a + MIB)) $((a + 2 * MIB)) $((a + 3 * MIB)) "
 	cfs_commit web
 	cfs_wait_more_aggr web 1
 	for n in 1 2; do
 		cfs_wait_more_aggr web 1
-		cfs_snapshot_to web t0 "$snap"
-		got=$(cfs_covered "$snap" | tr '\n' ' ')
-		[ "$got" = "$a $((a + MIB)) " ] ||
-			{ echo "after commit ($n): covers $got"; cat "$snap"; return 1; }
+		expect_covered "after commit ($n)" "$a $((a + MIB)) "
 	done
 	# Without regions, an fvaddr target has nothing to monitor.
 	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/t0/regions/r0"
