@@ -75,13 +75,14 @@ static unsigned int damon_wmean(unsigned int a, unsigned long wa,
 void damon_merge_two_regions(struct damon_target *t, struct damon_region *l,
 			     struct damon_region *r)
 {
-	unsigned long sz_l = damon_sz_region(l), sz_r = damon_sz_region(r);
+	/* each side weighs as much as the bytes it covers */
+	unsigned long wl = damon_sz_region(l);
+	unsigned long wr = damon_sz_region(r);
 
-	l->nr_accesses = damon_wmean(l->nr_accesses, sz_l,
-				     r->nr_accesses, sz_r);
-	l->last_nr_accesses = damon_wmean(l->last_nr_accesses, sz_l,
-					  r->last_nr_accesses, sz_r);
-	l->age = damon_wmean(l->age, sz_l, r->age, sz_r);
+	l->nr_accesses = damon_wmean(l->nr_accesses, wl, r->nr_accesses, wr);
+	l->last_nr_accesses = damon_wmean(l->last_nr_accesses, wl,
+					  r->last_nr_accesses, wr);
+	l->age = damon_wmean(l->age, wl, r->age, wr);
 	/*
 	 * The area the two covered last time is the union of what each
 	 * covered: merging neighbours that behave alike is a change of
@@ -103,9 +104,10 @@ void damon_merge_regions_of(struct damon_target *t, unsigned int thres,
 	struct damon_region *r, *next, *prev = NULL;
 
 	damon_for_each_region_safe(r, next, t) {
+		/* adjacent, alike, and together no larger than the limit */
 		if (prev && prev->end == r->start &&
 		    abs_diff(prev->nr_accesses, r->nr_accesses) <= thres &&
-		    damon_sz_region(prev) + damon_sz_region(r) <= sz_limit)
+		    r->end - prev->start <= sz_limit)
 			damon_merge_two_regions(t, prev, r);
 		else
 			prev = r;
