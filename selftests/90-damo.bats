@@ -132,8 +132,9 @@ damo_setup_rich() {
 	local t0 t1 tmin nbins
 
 	# ST_ACC_* intervals (lib.bash): hot must read hot on a busy host too
+	# the seed's format: what readrec.py below reads
 	run "$DAMO" record -s "$ST_ACC_SAMPLE_US" -a "$ST_ACC_AGGR_US" \
-		-o "$rec" "$ST_BIN/hotcold" -t 16 4 16
+		--format seed -o "$rec" "$ST_BIN/hotcold" -t 16 4 16
 	echo "$output"
 	echo "$output" > "$ST_OUTDIR/damo-record-hotcold.log"
 	[ "$status" -eq 0 ]
@@ -178,6 +179,39 @@ damo_setup_rich() {
 		printf "hot %.3f (%d bins), cold %.3f (%d bins)\n", hot / nh, nh, cold / nc, nc > "/dev/stderr"
 		exit !(nh > 0 && nc > 0 && hot / nh > 1 && cold / nc * 4 < hot / nh)
 	}' "$D/heats"
+}
+
+# damonitor/damo 3.3.0 (tools/tests/cli.sh has it too): a test oracle,
+# beside the checkout, never used by damo itself.
+DAMO_ORACLE=${DAMO_ORACLE:-$ST_DIR/../../shared/oracles/damonitor-damo}
+
+@test "damo record writes damonitor/damo's format; it reports our figures" {
+	local rec=$D/rec.data
+	command -v python3 > /dev/null ||
+		skip "python3 is not installed: the damonitor/damo oracle cannot run"
+	command -v file > /dev/null ||
+		skip "file(1) is not installed: the damonitor/damo oracle needs it"
+	[ -f "$DAMO_ORACLE/src/damo.py" ] ||
+		skip "no damonitor/damo oracle at $DAMO_ORACLE"
+	# the default format, json_compressed: a zlib header
+	run "$DAMO" record -a 100000 -o "$rec" "$ST_BIN/hotcold" -t 4 4 16
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(head -c 1 "$rec" | od -An -tx1 | tr -d ' ')" = 78 ]
+	# wss, nr_regions and every heatmap cell of the oracle's reports are
+	# ours (its heat is per second: ours per aggregation x 10)
+	python3 "$TOOLS_TESTS/oracle_cmp.py" "$DAMO" "$DAMO_ORACLE/src/damo.py" \
+		"$rec" --hz 100000 | tee "$ST_OUTDIR/damo-oracle.log"
+	# and as the seed's format, read by the independent reader
+	"$DAMO" convert -i "$rec" -o "$D/seed.data" --format seed
+	"$DAMO" report raw -i "$rec" > "$D/raw"
+	python3 "$TOOLS_TESTS/readrec.py" "$D/seed.data" | cmp - "$D/raw"
+	# plain JSON: a list of records
+	run "$DAMO" record -a 100000 --format json -o "$D/rec.json" "$ST_BIN/hotcold" -t 1 1 1
+	[ "$status" -eq 0 ]
+	[ "$(head -c 1 "$D/rec.json")" = "[" ]
+	grep -q '"aggr_us": "100000"' "$D/rec.json"
+	"$DAMO" report nr_regions -i "$D/rec.json" --skip 0 > /dev/null
 }
 
 @test "damo record attaches to a pid, stops on SIGINT and leaves others' contexts alone" {

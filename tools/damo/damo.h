@@ -5,7 +5,10 @@
  * main.c      the command table: dispatch and the usage text
  * cmdline.c   command and option tables: dispatch, usage, getopt
  * record.c    damo record: run or attach a target, write a record file
- * recfile.c   the record file format (Documentation/record-format.md)
+ * recfile.c   the record file: its formats, detection, the seed's format
+ * recjson.c   the record file: damonitor/damo's JSON (and zlib) format
+ * json.c      a pull parser of JSON
+ * convert.c   damo convert: a record file in another format
  * report.c    damo report raw|heats|wss|nr_regions|heatmap
  * heats.c     the guide and the heats grid of a record
  * heatmap.c   heatmap rendering: PNG (cairo) and terminal
@@ -187,6 +190,49 @@ int opts_parse(int argc, char **argv, const struct damo_opt *opts,
 /* At most one operand, into *arg if there is one; else -E2BIG, said. */
 int opts_operand(int argc, char **argv, const char *cmd, const char **arg);
 
+/* ------------------------------------------------------------ json.c */
+
+/* What a JSON value is, by its first character. */
+enum jp_kind {
+	JP_OBJECT, JP_ARRAY, JP_STRING, JP_NUMBER, JP_BOOL, JP_NULL,
+	JP_END,		/* no more data */
+	JP_BAD,		/* not the start of a value */
+};
+
+/* A pull parser over text; the first error goes to err. */
+struct jp {
+	const char *base, *p, *end;
+	int depth;
+	bool first;		/* no member or element read yet */
+	bool failed;
+	char *err;
+	size_t errlen;
+};
+
+void jp_init(struct jp *j, const char *text, size_t len, char *err,
+	     size_t errlen);
+/* Say what is wrong at the current offset; returns -1. */
+int jp_fail(struct jp *j, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+enum jp_kind jp_peek(struct jp *j);
+const char *jp_kind_name(enum jp_kind k);
+/* Enter an object or an array (kind JP_OBJECT or JP_ARRAY); 0 or -1. */
+int jp_begin(struct jp *j, enum jp_kind kind);
+/* The next member (its name into key; "" if longer than len - 1) or
+ * element: 1, then read or skip its value; 0 at the closing bracket
+ * (consumed); -1 on an error. */
+int jp_next_key(struct jp *j, char *key, size_t len);
+int jp_next_item(struct jp *j);
+/* Scalars into buf (NUL-terminated; too long: an error); buf NULL: skip.
+ * A number's text is its JSON spelling.  0 or -1. */
+int jp_string(struct jp *j, char *buf, size_t len);
+int jp_number(struct jp *j, char *buf, size_t len);
+/* 1 if the value is null (consumed), 0 if it is something else, -1. */
+int jp_null(struct jp *j);
+int jp_skip(struct jp *j);
+/* Nothing but white space is left: 0, else -1. */
+int jp_finish(struct jp *j);
+
 /* ------------------------------------------------------------ recfile.c */
 
 struct rec_region {
@@ -199,26 +245,69 @@ struct rec_task {
 	uint64_t pid;
 	uint32_t nr_regions;
 	struct rec_region *regions;
+	/*
+	 * When the aggregation this snapshot ends began (ns).  The seed's
+	 * format has no room for it: read from one, it is the previous
+	 * snapshot's time (the first snapshot: its own, covering nothing).
+	 */
+	int64_t start_ns;
 };
 
 struct rec_snapshot {
-	int64_t time_ns;	/* sec * 10^9 + nsec */
+	int64_t time_ns;	/* sec * 10^9 + nsec: when it ended */
 	uint32_t nr_tasks;
 	struct rec_task *tasks;
 };
+
+/* The file formats (Documentation/record-format.md). */
+enum rec_format {
+	REC_JSON_COMPRESSED,	/* damonitor/damo's JSON, zlib-compressed */
+	REC_JSON,		/* damonitor/damo's JSON list of records */
+	REC_SEED,		/* the seed's packed binary snapshots */
+};
+
+#define REC_DEFAULT_FORMAT	REC_JSON_COMPRESSED
+/* "json_compressed|json|seed", for usage texts */
+#define REC_FORMAT_NAMES	"json_compressed|json|seed"
 
 struct record {
 	size_t nr_snapshots;
 	struct rec_snapshot *snapshots;
 	/* Set by rec_parse: bytes of an incomplete last snapshot (dropped). */
 	size_t truncated_bytes;
+	enum rec_format format;		/* what it was read from */
+	/* the monitoring intervals (us), if the file says */
+	bool has_intervals;
+	uint64_t sample_us, aggr_us, update_us;
 };
 
+const char *rec_format_name(enum rec_format f);
+/* A --format argument: 0, or -EINVAL. */
+int rec_format_parse(const char *name, enum rec_format *f);
+/* The seed's format only. */
 int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
 	      char *errbuf, size_t errlen);
+/* Any format, told from the content. */
+int rec_parse_any(const unsigned char *buf, size_t len, struct record *rec,
+		  char *errbuf, size_t errlen);
 int rec_load(const char *path, struct record *rec);
 void rec_free(struct record *rec);
 int rec_write_snapshot(FILE *f, const struct rec_snapshot *s);
+/* A whole record in a format; 0 or -errno (-EIO: see errno). */
+int rec_write(FILE *f, const struct record *rec, enum rec_format fmt);
+/* Append a copy of s (its tasks and regions) to rec. */
+void rec_append(struct record *rec, const struct rec_snapshot *s);
+
+/* ------------------------------------------------------------ recjson.c */
+
+/* Whether buf starts like zlib data (RFC 1950 header). */
+bool rec_is_zlib(const unsigned char *buf, size_t len);
+/* Inflate zlib data into *out (NUL-terminated); 0 or -EINVAL, said. */
+int rec_inflate(const unsigned char *buf, size_t len, char **out,
+		size_t *outlen, char *err, size_t errlen);
+int rec_parse_json(const char *text, size_t len, struct record *rec,
+		   char *err, size_t errlen);
+int rec_write_json(FILE *f, const struct record *rec, bool compress);
 
 /* ------------------------------------------------------------ report.c, heats.c */
 
@@ -346,6 +435,7 @@ char *conf_to_string(const struct conf_node *root);
 /* ------------------------------------------------------------ save.c etc. */
 
 int cmd_save(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 

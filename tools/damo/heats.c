@@ -263,39 +263,38 @@ static void add_span(struct heats *h, const struct span *sp,
 	}
 }
 
-/* The regions of h's pid in a snapshot that covers [t0, t1), clipped. */
-static void add_snapshot(struct heats *h, const struct rec_snapshot *s,
-			 int64_t t0, int64_t t1)
+/* The regions of a task over [t0, t1), clipped to the grid. */
+static void add_task(struct heats *h, const struct rec_task *t,
+		     int64_t t0, int64_t t1)
 {
 	uint64_t amax = h->amin + h->aunit * h->ares;
 	const struct rec_region *r;
 	struct span sp = { t0, t1, 0, 0 };
-	uint32_t ti, ri;
+	uint32_t ri;
 
-	for (ti = 0; ti < s->nr_tasks; ti++) {
-		if (s->tasks[ti].pid != h->pid)
-			continue;
-		for (ri = 0; ri < s->tasks[ti].nr_regions; ri++) {
-			r = &s->tasks[ti].regions[ri];
-			sp.s0 = r->start < h->amin ? h->amin : r->start;
-			sp.s1 = r->end > amax ? amax : r->end;
-			if (r->nr_accesses && sp.s0 < sp.s1)
-				add_span(h, &sp, r->nr_accesses);
-		}
+	for (ri = 0; ri < t->nr_regions; ri++) {
+		r = &t->regions[ri];
+		sp.s0 = r->start < h->amin ? h->amin : r->start;
+		sp.s1 = r->end > amax ? amax : r->end;
+		if (r->nr_accesses && sp.s0 < sp.s1)
+			add_span(h, &sp, r->nr_accesses);
 	}
 }
 
 /*
  * The heat of a (time, address) cell: the mean access count per
  * aggregation over the cell, weighted by time and space.  A snapshot
- * covers the time since the previous snapshot of the record; the first
- * covers nothing.  Cells nothing covered are 0.
+ * covers the time from its start_ns (a seed record's: the previous
+ * snapshot's time; its first covers nothing) to its time.  Cells nothing
+ * covered are 0.
  */
 int heats_compute(const struct record *rec, struct heats_args *a,
 		  struct heats *h)
 {
-	int64_t prev = 0, t0, t1, tmax;
+	const struct rec_snapshot *s;
+	int64_t t0, t1, tmax;
 	size_t i, cells;
+	uint32_t ti;
 	int err;
 
 	err = heats_defaults(rec, a);
@@ -306,15 +305,19 @@ int heats_compute(const struct record *rec, struct heats_args *a,
 	/* the range shrinks to whole cells */
 	tmax = h->tmin + h->tunit * h->tres;
 	for (i = 0; i < rec->nr_snapshots; i++) {
-		t1 = rec->snapshots[i].time_ns;
-		t0 = i ? prev : t1;
-		prev = t1;
-		if (t0 < h->tmin)
-			t0 = h->tmin;
-		if (t1 > tmax)
-			t1 = tmax;
-		if (t0 < t1)
-			add_snapshot(h, &rec->snapshots[i], t0, t1);
+		s = &rec->snapshots[i];
+		for (ti = 0; ti < s->nr_tasks; ti++) {
+			if (s->tasks[ti].pid != h->pid)
+				continue;
+			t0 = s->tasks[ti].start_ns;
+			t1 = s->time_ns;
+			if (t0 < h->tmin)
+				t0 = h->tmin;
+			if (t1 > tmax)
+				t1 = tmax;
+			if (t0 < t1)
+				add_task(h, &s->tasks[ti], t0, t1);
+		}
 	}
 	cells = (size_t)h->tres * h->ares;
 	for (i = 0; i < cells; i++) {

@@ -9,6 +9,8 @@ static const struct damo_cmd commands[] = {
 	{ "record", cmd_record, "monitor a process and write a record file" },
 	{ "report", cmd_report,
 	  "report a record: raw, heats, wss, nr_regions, heatmap" },
+	{ "convert", cmd_convert,
+	  "rewrite a record file in another format" },
 	{ "save", cmd_save, "write the whole configfs tree to a file" },
 	{ "restore", cmd_restore, "rebuild the configfs tree from a file" },
 	{ "clear", cmd_clear, "turn everything off and remove the whole tree" },

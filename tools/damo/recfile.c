@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The record file: a sequence of snapshots, each
+ * The record file, in three formats told apart by their content:
+ * damonitor/damo's JSON list of records, plain or zlib-compressed (read
+ * and written in recjson.c), and the seed's, here: a sequence of
+ * snapshots, each
  *
  *	s64 sec, s64 nsec, u32 nr_tasks,
  *	nr_tasks x { u64 pid, u32 nr_regions,
@@ -151,7 +154,99 @@ int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
 		}
 		rec->nr_snapshots++;
 	}
+	/* the seed's format has no start times: each snapshot covers the
+	 * time since the one before */
+	for (size_t i = 0; i < rec->nr_snapshots; i++) {
+		struct rec_snapshot *s = &rec->snapshots[i];
+
+		for (uint32_t ti = 0; ti < s->nr_tasks; ti++)
+			s->tasks[ti].start_ns = i ? rec->snapshots[i - 1].time_ns :
+				s->time_ns;
+	}
+	rec->format = REC_SEED;
 	return 0;
+}
+
+static const char *const format_names[] = {
+	[REC_JSON_COMPRESSED] = "json_compressed",
+	[REC_JSON] = "json",
+	[REC_SEED] = "seed",
+};
+
+const char *rec_format_name(enum rec_format f)
+{
+	return format_names[f];
+}
+
+int rec_format_parse(const char *name, enum rec_format *f)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(name, format_names[i])) {
+			*f = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* Whether the first character other than JSON white space is c. */
+static bool starts_with(const unsigned char *buf, size_t len, char c)
+{
+	size_t i;
+
+	for (i = 0; i < len && strchr(" \t\r\n", buf[i]) && buf[i]; i++)
+		;
+	return i < len && buf[i] == (unsigned char)c;
+}
+
+/* The seed's format, as a second guess: only if it reads cleanly. */
+static bool seed_fits(const unsigned char *buf, size_t len,
+		      struct record *rec)
+{
+	char err[8];
+
+	if (rec_parse(buf, len, rec, err, sizeof(err)))
+		return false;
+	if (rec->nr_snapshots && !rec->truncated_bytes)
+		return true;
+	rec_free(rec);
+	return false;
+}
+
+/*
+ * The format from the content: a zlib header that inflates is
+ * json_compressed; text starting with '[' is json; anything else is the
+ * seed's.  The seed's format has no magic number, so a seed record whose
+ * first bytes happen to look like the others is read as such if they fail
+ * and it reads as a seed record from end to end.
+ */
+int rec_parse_any(const unsigned char *buf, size_t len, struct record *rec,
+		  char *err, size_t errlen)
+{
+	char *text;
+	size_t tlen;
+	int r;
+
+	if (rec_is_zlib(buf, len)) {
+		r = rec_inflate(buf, len, &text, &tlen, err, errlen);
+		if (r && seed_fits(buf, len, rec))
+			return 0;
+		if (r)
+			return r;
+		r = rec_parse_json(text, tlen, rec, err, errlen);
+		free(text);
+		if (!r)
+			rec->format = REC_JSON_COMPRESSED;
+		return r;
+	}
+	if (starts_with(buf, len, '[')) {
+		r = rec_parse_json((const char *)buf, len, rec, err, errlen);
+		if (r && seed_fits(buf, len, rec))
+			return 0;
+		return r;
+	}
+	return rec_parse(buf, len, rec, err, errlen);
 }
 
 int rec_load(const char *path, struct record *rec)
@@ -166,7 +261,7 @@ int rec_load(const char *path, struct record *rec)
 		damo_err("cannot read record file %s: %s", path, strerror(-r));
 		return r;
 	}
-	r = rec_parse((unsigned char *)buf, len, rec, err, sizeof(err));
+	r = rec_parse_any((unsigned char *)buf, len, rec, err, sizeof(err));
 	free(buf);
 	if (r) {
 		damo_err("%s: not a DAMON record: %s", path, err);
@@ -213,4 +308,44 @@ int rec_write_snapshot(FILE *f, const struct rec_snapshot *s)
 		}
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+int rec_write(FILE *f, const struct record *rec, enum rec_format fmt)
+{
+	size_t i;
+	int r;
+
+	if (fmt != REC_SEED)
+		return rec_write_json(f, rec, fmt == REC_JSON_COMPRESSED);
+	for (i = 0; i < rec->nr_snapshots; i++) {
+		r = rec_write_snapshot(f, &rec->snapshots[i]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+void rec_append(struct record *rec, const struct rec_snapshot *s)
+{
+	size_t n = rec->nr_snapshots;
+	struct rec_snapshot *d;
+	struct rec_task *t;
+	uint32_t i;
+
+	/* room for 64 first, doubled whenever full (a power of two) */
+	if (!n || (n >= SNAPSHOTS_FIRST_ALLOC && !(n & (n - 1))))
+		rec->snapshots = xrealloc(rec->snapshots,
+					  (n ? 2 * n : SNAPSHOTS_FIRST_ALLOC) *
+					  sizeof(*rec->snapshots));
+	d = &rec->snapshots[rec->nr_snapshots++];
+	*d = *s;
+	d->tasks = xcalloc(s->nr_tasks ? s->nr_tasks : 1, sizeof(*d->tasks));
+	for (i = 0; i < s->nr_tasks; i++) {
+		t = &d->tasks[i];
+		*t = s->tasks[i];
+		t->regions = xcalloc(t->nr_regions ? t->nr_regions : 1,
+				     sizeof(*t->regions));
+		memcpy(t->regions, s->tasks[i].regions,
+		       t->nr_regions * sizeof(*t->regions));
+	}
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * damo record: make a context through configfs, run or attach the target,
- * and append one snapshot to the record file for every aggregation, until
- * the target exits or a signal asks to stop.  Then remove exactly the
- * directories made here.
+ * and take one snapshot for every aggregation, until the target exits or a
+ * signal asks to stop: appended to the file as it comes in the seed's
+ * format, kept and written at the end in the JSON ones.  Then remove
+ * exactly the directories made here.
  *
  * Aggregations are noticed by polling nr_aggregations at a tenth of the
  * aggregation interval; after it moves, the target's snapshot is read and
@@ -48,6 +49,10 @@ static const char record_usage[] =
 "  -m, --maxr N         maximum number of regions (default 1000)\n"
 "  -o, --out FILE       record file (default " DAMO_DEFAULT_RECORD "); an\n"
 "                       existing FILE is renamed to FILE.old\n"
+"      --format FORMAT  " REC_FORMAT_NAMES ": damonitor/damo's JSON\n"
+"                       record list, zlib-compressed (the default) or\n"
+"                       plain, written when recording ends; or the\n"
+"                       seed's binary snapshots, appended as they come\n"
 "  -c, --context NAME   configfs context name (default damo-record.PID)\n"
 "  -l, --rbuf LEN       accepted for compatibility, ignored\n"
 "  -h, --help\n"
@@ -75,8 +80,11 @@ struct recorder {
 	int child_status;
 	bool child_reaped;
 	uint64_t poll_us;
+	enum rec_format format;
+	struct record rec;	/* JSON: the snapshots so far */
 	struct rec_task task;	/* the latest snapshot */
 	uint64_t last;		/* the latest aggregation recorded */
+	int64_t last_ns;	/* and when */
 	uint64_t lost, recorded;
 };
 
@@ -257,6 +265,7 @@ static const struct attr_opt {
 struct record_opts {
 	const char *out;
 	const char *ctxname;
+	enum rec_format format;
 	uint64_t attrs[NR_ATTR_OPTS];
 	bool given[NR_ATTR_OPTS];
 	uint64_t rbuf;			/* the seed's; ignored */
@@ -281,6 +290,17 @@ static int opt_context(const struct damo_opt *o, const char *arg, int argc,
 	}
 	*(const char **)o->value = arg;
 	return 0;
+}
+
+static int opt_format(const struct damo_opt *o, const char *arg, int argc,
+		      char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!rec_format_parse(arg, o->value))
+		return 0;
+	damo_err("--format: '%s' is not one of " REC_FORMAT_NAMES, arg);
+	return -EINVAL;
 }
 
 /* A number names a running process; anything else is a command. */
@@ -310,6 +330,7 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 	const struct damo_opt others[] = {
 		OPT_STRING('o', "out", &o->out),
 		OPT_CALL('c', "context", &o->ctxname, opt_context),
+		OPT_CALL(0, "format", &o->format, opt_format),
 		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
 		OPT_HELP(),
 		OPT_END(),
@@ -427,8 +448,12 @@ static int make_context(struct recorder *rc, const struct record_opts *o)
 		if (set_attr(rc->ctx, attr_opts[i].attr, buf))
 			return -1;
 	}
-	if (get_u64(rc->ctx, "aggr_us", &aggr_us))
+	if (get_u64(rc->ctx, "aggr_us", &aggr_us) ||
+	    get_u64(rc->ctx, "sample_us", &rc->rec.sample_us) ||
+	    get_u64(rc->ctx, "update_us", &rc->rec.update_us))
 		return -1;
+	rc->rec.aggr_us = aggr_us;
+	rc->rec.has_intervals = true;
 	rc->poll_us = poll_interval(aggr_us);
 	rc->target = xasprintf("%s/targets/0", rc->ctx);
 	if (mkdir(rc->target, DAMO_DIR_MODE)) {
@@ -495,12 +520,21 @@ static enum take take_snapshot(struct recorder *rc, uint64_t nr, bool off)
 	if (nr2 != nr)
 		return TAKE_AGAIN;	/* moved on meanwhile */
 	snap.time_ns = now_ns();
-	if (rec_write_snapshot(rc->f, &snap)) {
+	/* the aggregation began an interval before; the first, or after
+	 * lost ones, on its own */
+	rc->task.start_ns = snap.time_ns - (int64_t)rc->rec.aggr_us *
+		NSEC_PER_USEC;
+	if (rc->recorded && nr == rc->last + 1)
+		rc->task.start_ns = rc->last_ns;
+	if (rc->format != REC_SEED) {
+		rec_append(&rc->rec, &snap);
+	} else if (rec_write_snapshot(rc->f, &snap)) {
 		damo_err("writing %s: %s", rc->out, strerror(errno));
 		return TAKE_FAILED;
 	}
 	rc->lost += nr - rc->last - 1;
 	rc->last = nr;
+	rc->last_ns = snap.time_ns;
 	rc->recorded++;
 	return TAKEN;
 }
@@ -570,6 +604,13 @@ static int record(struct recorder *rc, const struct record_opts *o)
 		r = record_loop(rc);
 	if (rc->ctx)
 		stop_recording(rc, r);
+	/* JSON: the whole list, now that it is complete */
+	if (rc->format != REC_SEED && rc->recorded &&
+	    rec_write(rc->f, &rc->rec, rc->format)) {
+		damo_err("writing %s: %s", rc->out, strerror(errno));
+		r = -1;
+	}
+	rec_free(&rc->rec);
 	if (fclose(rc->f)) {
 		damo_err("writing %s: %s", rc->out, strerror(errno));
 		r = -1;
@@ -583,7 +624,9 @@ static int record(struct recorder *rc, const struct record_opts *o)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { .out = DAMO_DEFAULT_RECORD };
+	struct record_opts o = {
+		.out = DAMO_DEFAULT_RECORD, .format = REC_DEFAULT_FORMAT,
+	};
 	struct recorder rc = { 0 };
 	char *defname = NULL;
 	int r;
@@ -596,6 +639,7 @@ int cmd_record(int argc, char **argv)
 	if (!o.ctxname)
 		o.ctxname = defname = xasprintf("damo-record.%d", (int)getpid());
 	rc.out = o.out;
+	rc.format = o.format;
 	r = record(&rc, &o);
 	free(defname);
 	return r ? 1 : 0;

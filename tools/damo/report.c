@@ -684,7 +684,9 @@ static const struct damo_cmd report_types[] = {
 static const char report_head[] =
 "usage: damo report TYPE [OPTIONS]\n"
 "\n"
-"Report the contents of a record file made by `damo record`.\n"
+"Report the contents of a record file made by `damo record`, or by\n"
+"damonitor/damo: JSON, zlib-compressed JSON or the seed's format, told\n"
+"from the content.\n"
 "\n"
 "types:\n";
 

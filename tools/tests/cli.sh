@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host tests of the damo command line: every report on crafted records
-# (tests/mkrec.py) against answers worked out by hand, the error messages,
+# (tests/mkrec.py) against answers worked out by hand, the same figures
+# from the record formats (seed, json, json_compressed), damonitor/damo
+# (the oracle, if beside the checkout) reading our records and we its, the
+# error messages,
 # --help everywhere, restore --dry-run against a stand-in configfs root,
 # make install, and systemd-analyze verify on the installed unit.
 #
@@ -59,6 +62,25 @@ expect_fail() {
 python3 "$HERE/mkrec.py" simple "$T/simple.data"
 python3 "$HERE/mkrec.py" twopids "$T/two.data"
 python3 "$HERE/mkrec.py" tiny "$T/tiny.data"
+python3 "$HERE/mkrec.py" varied "$T/varied.data"
+
+# damonitor/damo 3.3.0, the test oracle of the record format (never used
+# by damo itself): ../shared/oracles/damonitor-damo beside the checkout, or
+# $DAMO_ORACLE.  Its `damo` is a symbolic link stored as text: run the
+# script it names.
+ORACLE_DIR=${DAMO_ORACLE:-$(dirname "$TOOLS")/../shared/oracles/damonitor-damo}
+ORACLE=$ORACLE_DIR/src/damo.py
+
+# oracle_ready: skip (with the reason) unless the oracle can run.
+oracle_ready() {
+	command -v python3 > /dev/null ||
+		skip "python3 is not installed (apt-get install python3): the damonitor/damo oracle cannot run"
+	[ -f "$ORACLE" ] ||
+		skip "no damonitor/damo oracle at $ORACLE_DIR (set DAMO_ORACLE)"
+	# it tells record formats apart with file(1)
+	command -v file > /dev/null ||
+		skip "file(1) is not installed (apt-get install file): the damonitor/damo oracle needs it"
+}
 
 # ------------------------------------------------------------ reports
 
@@ -262,6 +284,194 @@ test_report_errors() {
 	expect_fail "unknown command 'recrod'" "$DAMO" recrod
 }
 
+# ------------------------------------------------------------ formats
+
+# Every fixture in all three formats: the same figures from every report,
+# and back to the seed's format byte for byte.
+test_formats_same_figures() {
+	local r f fmt
+	for r in simple two tiny varied; do
+		f=$T/$r.data
+		"$DAMO" convert -i "$f" -o "$T/$r.json" --format json
+		"$DAMO" convert -i "$f" -o "$T/$r.jz" --format json_compressed
+		# the default is json_compressed
+		"$DAMO" convert -i "$f" -o "$T/$r.dflt"
+		cmp "$T/$r.jz" "$T/$r.dflt"
+		[ "$(head -c 1 "$T/$r.json")" = "[" ]
+		[ "$(head -c 1 "$T/$r.jz" | od -An -tx1 | tr -d ' ')" = 78 ]
+		for fmt in json jz; do
+			"$DAMO" convert -i "$T/$r.$fmt" -o "$T/$r.back" --format seed
+			cmp "$f" "$T/$r.back"
+		done
+	done
+	for r in simple two tiny varied; do
+		for fmt in json jz; do
+			f=$T/$r.$fmt
+			# the content tells the format, not the name
+			cp "$f" "$T/$fmt.data"
+			f=$T/$fmt.data
+			"$DAMO" report raw -i "$T/$r.data" > "$T/a"
+			"$DAMO" report raw -i "$f" > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report wss -i "$T/$r.data" --skip 1 > "$T/a"
+			"$DAMO" report wss -i "$f" --skip 1 > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report nr_regions -i "$T/$r.data" --skip 0 -s time > "$T/a"
+			"$DAMO" report nr_regions -i "$f" --skip 0 -s time > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report heats -i "$T/$r.data" --tres 13 --ares 11 > "$T/a"
+			"$DAMO" report heats -i "$f" --tres 13 --ares 11 > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report heats -i "$T/$r.data" --guide > "$T/a"
+			"$DAMO" report heats -i "$f" --guide > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report heatmap -i "$T/$r.data" --tres 30 --ares 8 > "$T/a"
+			"$DAMO" report heatmap -i "$f" --tres 30 --ares 8 > "$T/b"
+			cmp "$T/a" "$T/b"
+		done
+	done
+	# the figures worked out by hand for the seed's format, from JSON
+	"$DAMO" report wss -i "$T/simple.jz" --skip 0 | grep -qx "50	12288"
+}
+
+# What the JSON reader accepts beyond what damo writes, and what not.
+test_formats_json_input() {
+	# numbers as numbers, digit groups, members in any order, percent
+	# of the intervals' samples, no start_time (the first covers nothing)
+	cat > "$T/hand.json" <<-'EOF'
+	[ {"snapshots": [
+	    {"end_time": 2000000000, "regions": [
+	      {"nr_accesses": {"percent": 50}, "start": "4,096", "end": 8192}]},
+	    {"end_time": "3000000000", "start_time": "2000000000", "regions": [
+	      {"start": 4096, "end": 8192, "nr_accesses": {"samples": 3, "percent": null}}]}],
+	   "intervals": {"sample_us": "5000", "aggr_us": 100000, "ops_update_us": "1000000"},
+	   "target_id": 9, "unknown": [{"x": [true, false, null, -1.5e3, "\u00e9\ud83d\ude00"]}]} ]
+	EOF
+	"$DAMO" report raw -i "$T/hand.json" > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	start_time:  2000000000
+	rel time:                0
+	nr_tasks:  1
+	pid:  9
+	nr_regions:  1
+	000000001000-000000002000(      4096):	10
+
+	rel time:       1000000000
+	nr_tasks:  1
+	pid:  9
+	nr_regions:  1
+	000000001000-000000002000(      4096):	3
+
+	EOF
+	# the intervals survive a conversion
+	"$DAMO" convert -i "$T/hand.json" -o "$T/hand2.json" --format json
+	grep -q '"intervals": {"sample_us": "5000", "aggr_us": "100000", "ops_update_us": "1000000"}' "$T/hand2.json"
+	printf '[{"snapshots": [{"end_time": 1, "regions": [{"start": 8, "end": 4, "nr_accesses": {"samples": 1}}]}]}]' > "$T/bad.json"
+	expect_fail "bad.json: not a DAMON record: JSON offset 97: region end 4 below start 8" \
+		"$DAMO" report raw -i "$T/bad.json"
+	printf '[{"snapshots": [{"end_time": 1, "regions": []}]}' > "$T/bad.json"
+	expect_fail "not a DAMON record: JSON offset 48: expected ',' or ']'" \
+		"$DAMO" report wss -i "$T/bad.json"
+	printf '[{"snapshots": [{"end_time": "1 s", "regions": []}]}]' > "$T/bad.json"
+	expect_fail "end_time: '1 s' is not an integer" \
+		"$DAMO" report nr_regions -i "$T/bad.json"
+	printf '[{"snapshots": [{"regions": []}]}]' > "$T/bad.json"
+	expect_fail "a snapshot without end_time" \
+		"$DAMO" report heats -i "$T/bad.json"
+	printf '[{"snapshots": [{"end_time": 1, "regions": [{"start": 1, "end": 2, "nr_accesses": {"percent": 5}}]}]}]' > "$T/bad.json"
+	expect_fail "nr_accesses: a percent, but no intervals to make it samples" \
+		"$DAMO" report heatmap -i "$T/bad.json"
+	printf '[1]' > "$T/bad.json"
+	expect_fail "JSON offset 1: expected an object, found a number" \
+		"$DAMO" report raw -i "$T/bad.json"
+	printf '[] x' > "$T/bad.json"
+	expect_fail "JSON offset 3: data after the end of the JSON value" \
+		"$DAMO" report raw -i "$T/bad.json"
+	# compressed: cut short, or not JSON inside
+	head -c 100 "$T/varied.jz" > "$T/cut.jz"
+	expect_fail "cut.jz: not a DAMON record: zlib-compressed data: truncated" \
+		"$DAMO" report raw -i "$T/cut.jz"
+	python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(b"{}"))' > "$T/obj.jz"
+	expect_fail "obj.jz: not a DAMON record: JSON offset 0: expected an array, found an object" \
+		"$DAMO" report raw -i "$T/obj.jz"
+	# seed records whose first bytes look like the others' (the seed's
+	# format has no magic number): read as seed records all the same
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 91, 0, 1, 7, 1, 4096, 8192, 2))' > "$T/bracket.data"
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 0x9c78, 0, 1, 7, 1, 4096, 8192, 2))' > "$T/zhead.data"
+	[ "$(head -c 1 "$T/bracket.data")" = "[" ]
+	"$DAMO" report raw -i "$T/bracket.data" | grep -q "^000000001000-000000002000(      4096):	2$"
+	"$DAMO" report raw -i "$T/zhead.data" | grep -q "^000000001000-000000002000(      4096):	2$"
+	# --format names
+	expect_fail "--format: 'yaml' is not one of json_compressed|json|seed" \
+		"$DAMO" convert -i "$T/simple.data" --format yaml
+	expect_fail "--format: 'yaml' is not one of json_compressed|json|seed" \
+		"$DAMO" record --format yaml true
+	expect_fail "cannot read record file $T/none" "$DAMO" convert -i "$T/none" -o "$T/x"
+	[ ! -e "$T/x" ]
+}
+
+# damonitor/damo reads the records damo writes and reports the same
+# figures: wss, nr_regions and every heatmap cell (tests/oracle_cmp.py).
+# json_compressed: the oracle tells plain JSON by file(1) printing "JSON
+# data", which Debian 12's file(1) does not (it prints "JSON text data").
+test_oracle_reads_ours() {
+	oracle_ready
+	local r
+	for r in simple varied; do
+		"$DAMO" convert -i "$T/$r.data" -o "$T/$r.o.jz"
+		python3 "$HERE/oracle_cmp.py" "$DAMO" "$ORACLE" "$T/$r.o.jz"
+	done
+	# with monitoring intervals, the oracle's heat is per second
+	sed 's|"intervals": null|"intervals": {"sample_us": "5000", "aggr_us": "50000", "ops_update_us": "1000000"}|' \
+		"$T/varied.json" > "$T/iv.json"
+	"$DAMO" convert -i "$T/iv.json" -o "$T/iv.jz"
+	python3 "$HERE/oracle_cmp.py" "$DAMO" "$ORACLE" "$T/iv.jz" --hz 50000
+}
+
+# damo reads what damonitor/damo's own writer makes: the fixtures as
+# `perf script` text of damon_aggregated, which its convert_record_format
+# turns into its JSON records (plain and compressed).
+test_ours_reads_oracle() {
+	oracle_ready
+	local r fmt t0 pid
+	for r in simple two varied; do
+		case $r in two) python3 "$HERE/mkrec.py" --perf-script twopids "$T/$r.txt" ;;
+		*) python3 "$HERE/mkrec.py" --perf-script "$r" "$T/$r.txt" ;;
+		esac
+		for fmt in json json_compressed; do
+			python3 "$ORACLE" convert_record_format --record_file "$T/$r.txt" \
+				--format "$fmt" --output_file "$T/$r.oracle"
+			if [ "$fmt" = json ]; then
+				[ "$(head -c 1 "$T/$r.oracle")" = "[" ]
+			else
+				[ "$(head -c 1 "$T/$r.oracle" | od -An -tx1 | tr -d ' ')" = 78 ]
+			fi
+			"$DAMO" report raw -i "$T/$r.data" > "$T/a"
+			"$DAMO" report raw -i "$T/$r.oracle" > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report wss -i "$T/$r.data" --skip 1 > "$T/a"
+			"$DAMO" report wss -i "$T/$r.oracle" --skip 1 > "$T/b"
+			cmp "$T/a" "$T/b"
+			"$DAMO" report nr_regions -i "$T/$r.data" --skip 0 > "$T/a"
+			"$DAMO" report nr_regions -i "$T/$r.oracle" --skip 0 > "$T/b"
+			cmp "$T/a" "$T/b"
+			# The heats from the first snapshot's time on: the
+			# oracle makes the first snapshot cover an average
+			# interval before it (the seed's format: nothing).  Not
+			# varied's pid 8: a snapshot after one it misses covers
+			# both intervals in the oracle's (per target), only the
+			# last in the seed's (per record).
+			t0=$("$DAMO" report raw -i "$T/$r.data" | sed -n 's/^start_time:  //p')
+			case $r in simple) pid=42 ;; two) pid=2 ;; varied) pid=7 ;; esac
+			"$DAMO" report heats -i "$T/$r.data" --pid $pid --tmin "$t0" \
+				--tres 9 --ares 7 > "$T/a"
+			"$DAMO" report heats -i "$T/$r.oracle" --pid $pid --tmin "$t0" \
+				--tres 9 --ares 7 > "$T/b"
+			cmp "$T/a" "$T/b"
+		done
+	done
+}
+
 test_record_args() {
 	expect_fail "sample_us: 'abc' is not a decimal number" \
 		"$DAMO" record -s abc true
@@ -274,7 +484,7 @@ test_record_args() {
 
 test_help() {
 	local c
-	for c in record save restore clear; do
+	for c in record convert save restore clear; do
 		"$DAMO" "$c" --help | grep -q "^usage: damo $c"
 	done
 	for c in raw heats heatmap wss nr_regions; do
@@ -297,6 +507,7 @@ The user-space tool of DAMON's configfs interface (/sys/kernel/config/damon).
 commands:
   record    monitor a process and write a record file
   report    report a record: raw, heats, wss, nr_regions, heatmap
+  convert   rewrite a record file in another format
   save      write the whole configfs tree to a file
   restore   rebuild the configfs tree from a file
   clear     turn everything off and remove the whole tree
@@ -309,7 +520,9 @@ EOF
 	diff -u - "$T/out" <<'EOF'
 usage: damo report TYPE [OPTIONS]
 
-Report the contents of a record file made by `damo record`.
+Report the contents of a record file made by `damo record`, or by
+damonitor/damo: JSON, zlib-compressed JSON or the seed's format, told
+from the content.
 
 types:
   raw          the record as text
@@ -520,6 +733,10 @@ t "report heats --guide: time spans and ranges per pid" test_guide
 t "report heatmap on a terminal: characters and colours" test_heatmap_term
 t "report heatmap -o and wss/nr_regions --plot: PNGs" test_heatmap_png
 t "report: errors name the file, option or value" test_report_errors
+t "record formats: json and json_compressed give the seed's figures" test_formats_same_figures
+t "record formats: JSON input variants and errors; told by content" test_formats_json_input
+t "oracle: damonitor/damo reports our records with our figures" test_oracle_reads_ours
+t "oracle: damo reads records damonitor/damo's writer made" test_ours_reads_oracle
 t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
 t "usage texts: the command and report type lists" test_usage_text

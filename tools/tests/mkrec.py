@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Write crafted DAMON record files with known contents, for the tests.
 
-    mkrec.py NAME OUT
+    mkrec.py [--perf-script] NAME OUT
 
-NAME is one of the records below.  The layout is the one of
+NAME is one of the records below.  The layout is the seed's format of
 Documentation/record-format.md: per snapshot s64 sec, s64 nsec, u32
 nr_tasks; per task u64 pid, u32 nr_regions; per region u64 start, u64 end,
 u32 nr_accesses; native byte order, packed.
+
+--perf-script writes the same snapshots as `perf script` prints the
+damon:damon_aggregated tracepoint instead (target_id is the pid, times in
+microseconds): text that damonitor/damo converts to its own record format,
+so that the tests can have a record written by that tool's writer.
 """
 import struct
 import sys
@@ -16,12 +21,29 @@ T0 = 1000 * 10**9          # the first snapshot's time, ns
 STEP = 100 * 10**6         # 100 ms between snapshots
 
 
+PERF_SCRIPT = False
+
+
 def snapshot(f, time_ns, tasks):
+    if PERF_SCRIPT:
+        perf_script_lines(f, time_ns, tasks)
+        return
     f.write(struct.pack('=qqI', time_ns // 10**9, time_ns % 10**9, len(tasks)))
     for pid, regions in tasks:
         f.write(struct.pack('=QI', pid, len(regions)))
         for start, end, nr in regions:
             f.write(struct.pack('=QQI', start, end, nr))
+
+
+def perf_script_lines(f, time_ns, tasks):
+    """One line per region; the age (last field) is made up: 3."""
+    assert time_ns % 1000 == 0, 'perf script times are in microseconds'
+    stamp = '%d.%06d' % (time_ns // 10**9, time_ns % 10**9 // 1000)
+    for pid, regions in tasks:
+        for start, end, nr in regions:
+            f.write(('kdamond.0  4242 [000] %s: damon:damon_aggregated: '
+                     'target_id=%d nr_regions=%d %d-%d: %d 3\n' %
+                     (stamp, pid, len(regions), start, end, nr)).encode())
 
 
 def simple(f):
@@ -57,10 +79,41 @@ def tiny(f):
                                           0x56018abce000, 2)])])
 
 
+def varied(f):
+    """Two pids, 80 snapshots 100 ms apart, regions of pseudo-random
+    sizes and access counts (a fixed linear congruential sequence); pid 8
+    is missing from every fifth snapshot.  No answers worked out by hand:
+    the tests compare damo with damonitor/damo on it."""
+    seed = [12345]
+
+    def rand(n):
+        seed[0] = (seed[0] * 1103515245 + 12345) % 2**31
+        return seed[0] % n
+
+    for i in range(80):
+        tasks = []
+        for pid, base in ((7, 0x10000000), (8, 0x7f0000000000)):
+            if pid == 8 and i % 5 == 4:
+                continue
+            regions, addr = [], base
+            for _ in range(5 + rand(26)):
+                size = 4096 * (1 + rand(64))
+                regions.append((addr, addr + size, rand(21)))
+                addr += size + 4096 * rand(3)
+            tasks.append((pid, regions))
+        snapshot(f, T0 + i * STEP, tasks)
+
+
 def main():
-    name, out = sys.argv[1], sys.argv[2]
+    global PERF_SCRIPT
+    args = sys.argv[1:]
+    if args and args[0] == '--perf-script':
+        PERF_SCRIPT = True
+        args = args[1:]
+    name, out = args
     with open(out, 'wb') as f:
-        {'simple': simple, 'twopids': twopids, 'tiny': tiny}[name](f)
+        {'simple': simple, 'twopids': twopids, 'tiny': tiny,
+         'varied': varied}[name](f)
 
 
 if __name__ == '__main__':

@@ -76,7 +76,7 @@ static unsigned char *simple_record(size_t *len)
 		} else {
 			rg[i][2] = (struct rec_region){ 16384, 20480, 0 };
 		}
-		tk[i] = (struct rec_task){ 42, i % 2 ? 4 : 3, rg[i] };
+		tk[i] = (struct rec_task){ 42, i % 2 ? 4 : 3, rg[i], 0 };
 		sn[i] = (struct rec_snapshot){
 			1000000000000LL + i * 100000000LL, 1, &tk[i] };
 	}
@@ -111,7 +111,7 @@ static void put(unsigned char *buf, size_t off, size_t n, uint64_t v)
 static int test_rec_roundtrip(void)
 {
 	struct rec_region r[2] = { { 1, 2, 3 }, { 4096, 1ULL << 47, 7 } };
-	struct rec_task t[2] = { { 7, 2, r }, { 8, 0, NULL } };
+	struct rec_task t[2] = { { 7, 2, r, 0 }, { 8, 0, NULL, 0 } };
 	struct rec_snapshot s[2] = { { 5123456789LL, 2, t }, { 6000000000LL, 1, t } };
 	struct record rec;
 	unsigned char *buf;
@@ -174,7 +174,7 @@ static int test_rec_truncated(void)
 static int test_rec_malformed(void)
 {
 	struct rec_region r = { 8192, 4096, 1 };
-	struct rec_task t = { 1, 1, &r };
+	struct rec_task t = { 1, 1, &r, 0 };
 	struct rec_snapshot s = { 0, 1, &t };
 	struct record rec;
 	unsigned char *buf;
@@ -284,9 +284,9 @@ static int test_guides(void)
 				   { 0x800000, 0x900000, 7 } };
 	struct rec_region r3[] = { { 0x100000, 0x200000, 3 },
 				   { 0x700000, 0x7f0000, 1 } };
-	struct rec_task t0[] = { { 1, 1, r1 } };
-	struct rec_task t1[] = { { 1, 1, r1 }, { 2, 3, r2 } };
-	struct rec_task t2[] = { { 2, 2, r3 } };
+	struct rec_task t0[] = { { 1, 1, r1, 0 } };
+	struct rec_task t1[] = { { 1, 1, r1, 0 }, { 2, 3, r2, 0 } };
+	struct rec_task t2[] = { { 2, 2, r3, 0 } };
 	struct rec_snapshot s[] = { { 100, 1, t0 }, { 200, 2, t1 },
 				    { 300, 1, t2 } };
 	struct heats_args a = { .tres = 4, .ares = 4 };
