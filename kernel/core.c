@@ -11,6 +11,7 @@
 #include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
+#include <linux/random.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -149,6 +150,7 @@ struct damon_ctx *damon_new_ctx(void)
 	INIT_LIST_HEAD(&ctx->schemes);
 	mutex_init(&ctx->kdamond_lock);
 	init_completion(&ctx->kdamond_started);
+	prandom_seed_state(&ctx->rnd, get_random_u64());
 	return ctx;
 }
 

@@ -24,7 +24,8 @@ unsigned long damon_region_sz_limit(struct damon_ctx *ctx);
 void damon_merge_regions(struct damon_ctx *ctx, unsigned int thres,
 			 unsigned long sz_limit);
 void damon_split_regions(struct damon_ctx *ctx);
-unsigned long damon_rand_page(unsigned long start, unsigned long end);
+unsigned long damon_rand_page(struct damon_ctx *ctx, unsigned long start,
+			      unsigned long end);
 void damon_split_at_addr(struct damon_target *t, unsigned long addr);
 
 /* schemes.c */

@@ -3,10 +3,11 @@
  * The kdamond: one kernel thread per running context.
  *
  * Each sampling interval it asks the operations to check the sampled page of
- * every region and to pick the next ones.  Each aggregation interval it
- * merges, ages and publishes the regions (through the after_aggregation
- * callback), restarts the counters and splits the regions again.  Each
- * update interval it lets the operations follow address space changes.
+ * every region and to pick the next ones, in one pass.  Each aggregation
+ * interval it merges, ages and publishes the regions (through the
+ * after_aggregation callback), restarts the counters and splits the regions
+ * again.  Each update interval it lets the operations follow address space
+ * changes.
  * The work per interval is proportional to the number of regions, which
  * max_nr_regions bounds, never to the size of the targets.
  *
@@ -123,6 +124,7 @@ static int kdamond_fn(void *data)
 {
 	struct damon_ctx *ctx = data;
 	unsigned int max_nr_accesses;
+	bool prepared = false;
 	int err;
 
 	err = ctx->ops.init(ctx);
@@ -138,11 +140,20 @@ static int kdamond_fn(void *data)
 	ctx->next_update_sample = kdamond_samples(ctx, ctx->attrs.update_us);
 
 	while (!kthread_should_stop() && kdamond_any_target_valid(ctx)) {
-		ctx->ops.prepare_access_checks(ctx);
+		if (!prepared)
+			ctx->ops.prepare_access_checks(ctx);
 		kdamond_sleep(ctx->attrs.sample_us);
 		if (kthread_should_stop())
 			break;
-		max_nr_accesses = ctx->ops.check_accesses(ctx);
+		/*
+		 * Until the next aggregation or update the regions stay as
+		 * they are: check this sample and prepare the next one in a
+		 * single pass.  After either, the new regions are prepared
+		 * on their own.
+		 */
+		prepared = ctx->passed_samples + 1 < ctx->next_aggr_sample &&
+			   ctx->passed_samples + 1 < ctx->next_update_sample;
+		max_nr_accesses = ctx->ops.check_accesses(ctx, prepared);
 		ctx->passed_samples++;
 
 		if (ctx->passed_samples >= ctx->next_aggr_sample &&

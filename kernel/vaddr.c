@@ -17,7 +17,6 @@
 #define pr_fmt(fmt) "damon-va: " fmt
 
 #include <linux/hugetlb.h>
-#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/mmu_notifier.h>
@@ -181,43 +180,26 @@ static int damon_va_three_regions(struct damon_target *t,
 
 /* ------------------------------------------------------- young bits */
 
-/* The LRU folio mapped at @pfn, with a reference, or NULL. */
-static struct folio *damon_va_get_folio(unsigned long pfn)
-{
-	struct page *page = pfn_to_online_page(pfn);
-	struct folio *folio;
-
-	if (!page)
-		return NULL;
-	folio = page_folio(page);
-	if (!folio_try_get(folio))
-		return NULL;
-	/* It may have been split or freed before we got the reference. */
-	if (page_folio(page) != folio || !folio_test_lru(folio)) {
-		folio_put(folio);
-		return NULL;
-	}
-	return folio;
-}
-
 /*
- * What one page table walk does at the sampled address: either clear the
- * accessed state (prepare) or read it (check).
+ * A probe of one sampled page: either clear its accessed state (@mkold,
+ * when the page is picked) or read it back (a sample later).
  */
 struct damon_va_probe {
+	struct vm_area_struct *vma;
+	unsigned long addr;	/* page aligned */
 	bool mkold;
-	bool young;
+	bool young;		/* what a check found */
 };
 
 /*
- * Apply @probe to @folio, whose mapping had its young bit cleared by us
- * (@cleared) or read as @young.  Clearing moves the young bit into the
- * folio's young flag, then marks the folio idle: an access after this
- * clears idle or sets a young bit, and either counts.
+ * Apply @probe to @folio, mapped at @addr by an entry whose young bit was
+ * @young (for mkold: the bit just cleared).  Clearing moves the young bit
+ * into the folio's young flag, then marks the folio idle: an access after
+ * this clears idle or sets a young bit, and either counts.
  */
 static void damon_va_probe_folio(struct damon_va_probe *probe,
 				 struct folio *folio, bool young,
-				 struct mm_struct *mm, unsigned long addr)
+				 unsigned long addr)
 {
 	if (probe->mkold) {
 		if (young)
@@ -226,16 +208,25 @@ static void damon_va_probe_folio(struct damon_va_probe *probe,
 		return;
 	}
 	probe->young = young || !folio_test_idle(folio) ||
-		       mmu_notifier_test_young(mm, addr);
+		       mmu_notifier_test_young(probe->vma->vm_mm, addr);
+}
+
+/*
+ * Only LRU folios take part, as in idle page tracking.  No reference is
+ * taken: the caller holds the lock of the entry that maps the folio, and a
+ * mapped folio can be neither freed nor split without that lock.
+ */
+static bool damon_va_lru_folio(struct folio *folio)
+{
+	return folio && folio_test_lru(folio);
 }
 
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
-/* Returns true if @pmd maps a huge page, which was then probed. */
-static bool damon_va_probe_pmd(pmd_t *pmd, unsigned long addr,
-			       struct mm_walk *walk)
+/* Returns true if @pmd maps a huge page (then probed) or a migrating one. */
+static bool damon_va_probe_pmd(struct damon_va_probe *probe, pmd_t *pmd)
 {
-	struct damon_va_probe *probe = walk->private;
-	unsigned long haddr = addr & HPAGE_PMD_MASK;
+	unsigned long haddr = probe->addr & HPAGE_PMD_MASK;
+	struct vm_area_struct *vma = probe->vma;
 	struct folio *folio;
 	spinlock_t *ptl;	/* the PMD's page table lock */
 	pmd_t pmde;
@@ -243,70 +234,85 @@ static bool damon_va_probe_pmd(pmd_t *pmd, unsigned long addr,
 
 	if (!pmd_trans_huge(pmdp_get(pmd)))
 		return false;
-	ptl = pmd_lock(walk->mm, pmd);
+	ptl = pmd_lock(vma->vm_mm, pmd);
 	pmde = pmdp_get(pmd);
 	if (!pmd_present(pmde) || !pmd_trans_huge(pmde)) {
 		spin_unlock(ptl);
-		return !pmd_present(pmde);
+		return !pmd_present(pmde);	/* split meanwhile: PTEs */
 	}
-	folio = damon_va_get_folio(pmd_pfn(pmde));
-	if (folio) {
+	folio = vm_normal_folio_pmd(vma, haddr, pmde);
+	if (damon_va_lru_folio(folio)) {
 		young = probe->mkold ?
-			pmdp_clear_young_notify(walk->vma, haddr, pmd) :
+			pmdp_clear_young_notify(vma, haddr, pmd) :
 			pmd_young(pmde);
-		damon_va_probe_folio(probe, folio, young, walk->mm, haddr);
-		folio_put(folio);
+		damon_va_probe_folio(probe, folio, young, haddr);
 	}
 	spin_unlock(ptl);
 	return true;
 }
 #else
-static bool damon_va_probe_pmd(pmd_t *pmd, unsigned long addr,
-			       struct mm_walk *walk)
+static bool damon_va_probe_pmd(struct damon_va_probe *probe, pmd_t *pmd)
 {
 	return false;
 }
 #endif
 
-static int damon_va_probe_pmd_entry(pmd_t *pmd, unsigned long addr,
-				    unsigned long next, struct mm_walk *walk)
+static void damon_va_probe_pte(struct damon_va_probe *probe, pmd_t *pmd)
 {
-	struct damon_va_probe *probe = walk->private;
+	struct vm_area_struct *vma = probe->vma;
 	struct folio *folio;
 	spinlock_t *ptl;	/* the PTE page's lock */
 	pte_t *pte, ptent;
 	bool young;
 
-	if (damon_va_probe_pmd(pmd, addr, walk))
-		return 0;
-
-	pte = pte_offset_map_lock(walk->mm, pmd, addr, &ptl);
+	pte = pte_offset_map_lock(vma->vm_mm, pmd, probe->addr, &ptl);
 	if (!pte)
-		return 0;	/* the page table went away meanwhile */
+		return;		/* no page table, or it went away meanwhile */
 	ptent = ptep_get(pte);
 	if (pte_present(ptent)) {
-		folio = damon_va_get_folio(pte_pfn(ptent));
-		if (folio) {
+		folio = vm_normal_folio(vma, probe->addr, ptent);
+		if (damon_va_lru_folio(folio)) {
 			young = probe->mkold ?
-				ptep_clear_young_notify(walk->vma, addr, pte) :
+				ptep_clear_young_notify(vma, probe->addr, pte) :
 				pte_young(ptent);
-			damon_va_probe_folio(probe, folio, young, walk->mm,
-					     addr);
-			folio_put(folio);
+			damon_va_probe_folio(probe, folio, young, probe->addr);
 		}
 	}
 	pte_unmap_unlock(pte, ptl);
-	return 0;
+}
+
+/*
+ * The PMD entry over @addr, or NULL where the page tables stop above it.
+ * The mmap read lock keeps the upper levels from being freed; a PUD-sized
+ * leaf (DAX) is not sampled, hugetlb never comes here.
+ */
+static pmd_t *damon_va_pmd(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgd = pgd_offset(mm, addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	pud_t pudv;
+
+	if (pgd_none(pgdp_get(pgd)) || pgd_bad(pgdp_get(pgd)))
+		return NULL;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(p4dp_get(p4d)) || p4d_bad(p4dp_get(p4d)))
+		return NULL;
+	pud = pud_offset(p4d, addr);
+	pudv = pudp_get(pud);
+	if (pud_none(pudv) || pud_leaf(pudv) || pud_bad(pudv))
+		return NULL;
+	return pmd_offset(pud, addr);
 }
 
 #ifdef CONFIG_HUGETLB_PAGE
 /*
- * A hugetlb mapping: one huge PTE for the whole huge page.  Its folio is
- * never on an LRU list, so damon_va_get_folio() does not apply; holding
- * the huge PTE's lock keeps the mapped folio from being freed.  There is
- * no test-and-clear-young helper for huge PTEs: the entry is rewritten
- * old, which can lose a Dirty bit set in between, as upstream accepts
- * (hugetlb folios are never written back).
+ * A hugetlb mapping: one huge PTE for the whole huge page, found by the
+ * generic page walk (it knows the huge page sizes and their locks).  Its
+ * folio is never on an LRU list.  There is no test-and-clear-young helper
+ * for huge PTEs: the entry is rewritten old, which can lose a Dirty bit
+ * set in between, as upstream accepts (hugetlb folios are never written
+ * back).
  */
 static int damon_va_probe_hugetlb_entry(pte_t *pte, unsigned long hmask,
 					unsigned long addr, unsigned long end,
@@ -324,7 +330,6 @@ static int damon_va_probe_hugetlb_entry(pte_t *pte, unsigned long hmask,
 	entry = huge_ptep_get(walk->mm, haddr, pte);
 	if (pte_present(entry)) {
 		folio = pfn_folio(pte_pfn(entry));
-		folio_get(folio);
 		young = pte_young(entry);
 		if (probe->mkold) {
 			if (young)
@@ -336,31 +341,70 @@ static int damon_va_probe_hugetlb_entry(pte_t *pte, unsigned long hmask,
 				young = true;
 #endif
 		}
-		damon_va_probe_folio(probe, folio, young, walk->mm, haddr);
-		folio_put(folio);
+		damon_va_probe_folio(probe, folio, young, haddr);
 	}
 	spin_unlock(ptl);
 	return 0;
 }
-#endif
 
-static const struct mm_walk_ops damon_va_probe_ops = {
-	.pmd_entry = damon_va_probe_pmd_entry,
-#ifdef CONFIG_HUGETLB_PAGE
+static const struct mm_walk_ops damon_va_hugetlb_ops = {
 	.hugetlb_entry = damon_va_probe_hugetlb_entry,
-#endif
 	.walk_lock = PGWALK_RDLOCK,
 };
 
-/* Probe the page at @addr; the caller holds the mmap read lock. */
-static bool damon_va_probe(struct mm_struct *mm, unsigned long addr,
+static void damon_va_probe_hugetlb(struct damon_va_probe *probe)
+{
+	walk_page_range_vma(probe->vma, probe->addr, probe->addr + PAGE_SIZE,
+			    &damon_va_hugetlb_ops, probe);
+}
+#else
+static void damon_va_probe_hugetlb(struct damon_va_probe *probe)
+{
+}
+#endif
+
+/*
+ * One pass over a target's regions, under its mm's read lock.  Consecutive
+ * sampled pages mostly lie in one mapping, so the last mapping found is
+ * kept and the maple tree is searched again only for an address outside it
+ * (walk_page_range() searched it twice per probe).  @vma is only good while
+ * the lock is held: dropping the lock forgets it.
+ */
+struct damon_va_pass {
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+};
+
+/*
+ * Probe the page at @addr in @pass's address space: straight down the page
+ * tables to its PMD and PTE (walk_page_range() spent more in its own
+ * layers and two mapping lookups than in the probe itself).
+ */
+static bool damon_va_probe(struct damon_va_pass *pass, unsigned long addr,
 			   bool mkold)
 {
-	struct damon_va_probe probe = { .mkold = mkold };
+	struct damon_va_probe probe = {
+		.addr = ALIGN_DOWN(addr, PAGE_SIZE),
+		.mkold = mkold,
+	};
+	struct vm_area_struct *vma = pass->vma;
+	pmd_t *pmd;
 
-	addr = ALIGN_DOWN(addr, PAGE_SIZE);
-	walk_page_range(mm, addr, addr + PAGE_SIZE, &damon_va_probe_ops,
-			&probe);
+	if (!vma || probe.addr < vma->vm_start || probe.addr >= vma->vm_end) {
+		vma = vma_lookup(pass->mm, probe.addr);
+		pass->vma = vma;
+	}
+	/* no mapping, or raw PFNs without folios (as the page walk skips) */
+	if (!vma || vma->vm_flags & VM_PFNMAP)
+		return false;
+	probe.vma = vma;
+	if (is_vm_hugetlb_page(vma)) {
+		damon_va_probe_hugetlb(&probe);
+		return probe.young;
+	}
+	pmd = damon_va_pmd(pass->mm, probe.addr);
+	if (pmd && !damon_va_probe_pmd(&probe, pmd))
+		damon_va_probe_pte(&probe, pmd);
 	return probe.young;
 }
 
@@ -419,62 +463,73 @@ static void damon_va_update(struct damon_ctx *ctx)
 }
 
 /*
- * Let a writer of @mm's mappings (mmap, munmap, a fault that needs the
- * write lock) or another task of this CPU in between probes: with 100,000
+ * Let a writer of the mappings (mmap, munmap, a fault that needs the write
+ * lock) or another task of this CPU in between probes: with 100,000
  * regions, one uninterrupted pass would hold the read lock for milliseconds.
  */
-static void damon_va_yield_mmap_lock(struct mm_struct *mm)
+static void damon_va_yield_mmap_lock(struct damon_va_pass *pass)
 {
-	if (!need_resched() && !mmap_lock_is_contended(mm))
+	if (!need_resched() && !mmap_lock_is_contended(pass->mm))
 		return;
-	mmap_read_unlock(mm);
+	mmap_read_unlock(pass->mm);
+	pass->vma = NULL;
 	cond_resched();
-	mmap_read_lock(mm);
+	mmap_read_lock(pass->mm);
+}
+
+/* Pick a new page to sample in @r and clear its accessed state. */
+static void damon_va_prepare_region(struct damon_ctx *ctx,
+				    struct damon_va_pass *pass,
+				    struct damon_region *r)
+{
+	r->sampling_addr = damon_rand_page(ctx, r->start, r->end);
+	damon_va_probe(pass, r->sampling_addr, true);
 }
 
 /*
- * One pass over every region of every target, under each mm's read lock:
- * @prepare picks a new sampling address and clears its accessed state;
- * otherwise it counts whether that address was accessed since.  Returns
- * the highest nr_accesses seen (checks only).
+ * One pass over every region of every target, under each mm's read lock.
+ * @check counts whether each region's sampled page was accessed since it
+ * was prepared; @prepare then picks a new page to sample and clears its
+ * accessed state.  Returns the highest nr_accesses seen.
  */
-static unsigned int damon_va_sample(struct damon_ctx *ctx, bool prepare)
+static unsigned int damon_va_sample(struct damon_ctx *ctx, bool check,
+				    bool prepare)
 {
 	unsigned int max_nr_accesses = 0;
+	struct damon_va_pass pass;
 	struct damon_target *t;
 	struct damon_region *r;
-	struct mm_struct *mm;
 
 	damon_for_each_target(t, ctx) {
-		mm = damon_va_get_mm(t);
-		if (!mm)
+		pass.mm = damon_va_get_mm(t);
+		if (!pass.mm)
 			continue;
-		mmap_read_lock(mm);
+		pass.vma = NULL;
+		mmap_read_lock(pass.mm);
 		damon_for_each_region(r, t) {
-			if (prepare) {
-				r->sampling_addr = damon_rand_page(r->start,
-								   r->end);
-				damon_va_probe(mm, r->sampling_addr, true);
-			} else if (damon_va_probe(mm, r->sampling_addr, false)) {
+			if (check && damon_va_probe(&pass, r->sampling_addr,
+						    false))
 				r->nr_accesses++;
-			}
+			if (prepare)
+				damon_va_prepare_region(ctx, &pass, r);
 			max_nr_accesses = max(max_nr_accesses, r->nr_accesses);
-			damon_va_yield_mmap_lock(mm);
+			damon_va_yield_mmap_lock(&pass);
 		}
-		mmap_read_unlock(mm);
-		mmput(mm);
+		mmap_read_unlock(pass.mm);
+		mmput(pass.mm);
 	}
 	return max_nr_accesses;
 }
 
 static void damon_va_prepare_access_checks(struct damon_ctx *ctx)
 {
-	damon_va_sample(ctx, true);
+	damon_va_sample(ctx, false, true);
 }
 
-static unsigned int damon_va_check_accesses(struct damon_ctx *ctx)
+static unsigned int damon_va_check_accesses(struct damon_ctx *ctx,
+					    bool prepare_next)
 {
-	return damon_va_sample(ctx, false);
+	return damon_va_sample(ctx, true, prepare_next);
 }
 
 /* ------------------------------------------------------- actions */

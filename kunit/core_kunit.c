@@ -241,12 +241,15 @@ static void damon_test_pid_reuse_safety(struct kunit *test)
 struct fake_ops_state {
 	atomic_t nr_init;
 	atomic_t nr_prepare;
+	atomic_t nr_prepare_alone;	/* by prepare_access_checks() */
 	atomic_t nr_check;
 	atomic_t nr_aggregated;
 	atomic_t nr_terminated;
 	bool valid;
 	bool stop_at_aggregation;
 	bool counts_ok;		/* all counts seen at aggregations were right */
+	bool prepared;		/* the next sample is prepared */
+	bool protocol_ok;	/* every check had one preparation before it */
 };
 
 static struct fake_ops_state fake;
@@ -265,16 +268,25 @@ static int fake_init(struct damon_ctx *ctx)
 static void fake_prepare(struct damon_ctx *ctx)
 {
 	atomic_inc(&fake.nr_prepare);
+	atomic_inc(&fake.nr_prepare_alone);
+	if (fake.prepared)
+		fake.protocol_ok = false;
+	fake.prepared = true;
 }
 
 /* Every sample finds every region accessed. */
-static unsigned int fake_check(struct damon_ctx *ctx)
+static unsigned int fake_check(struct damon_ctx *ctx, bool prepare_next)
 {
 	struct damon_target *t;
 	struct damon_region *r;
 	unsigned int max_nr = 0;
 
 	atomic_inc(&fake.nr_check);
+	if (!fake.prepared)
+		fake.protocol_ok = false;
+	fake.prepared = prepare_next;
+	if (prepare_next)
+		atomic_inc(&fake.nr_prepare);
 	damon_for_each_target(t, ctx)
 		damon_for_each_region(r, t)
 			max_nr = max(max_nr, ++r->nr_accesses);
@@ -296,6 +308,9 @@ static int fake_after_aggregation(struct damon_ctx *ctx)
 		damon_for_each_region(r, t)
 			if (r->nr_accesses != samples)
 				fake.counts_ok = false;
+	/* the regions change now: nothing may be prepared across that */
+	if (fake.prepared)
+		fake.protocol_ok = false;
 	atomic_inc(&fake.nr_aggregated);
 	return fake.stop_at_aggregation;
 }
@@ -313,6 +328,7 @@ static struct damon_ctx *new_fake_ctx(struct kunit *test)
 	memset(&fake, 0, sizeof(fake));
 	fake.valid = true;
 	fake.counts_ok = true;
+	fake.protocol_ok = true;
 	ctx->ops = (struct damon_operations) {
 		.id = DAMON_OPS_PADDR,
 		.name = "fake",
@@ -362,6 +378,15 @@ static void damon_test_kdamond_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_LE(test, atomic_read(&fake.nr_check),
 			atomic_read(&fake.nr_prepare));
 	KUNIT_EXPECT_TRUE(test, fake.counts_ok);
+	/*
+	 * Never a check without a preparation, nor one prepared across a
+	 * change of the regions; and only the first sample after a change
+	 * (once per aggregation here: updates come with aggregations) is
+	 * prepared on its own, the rest in the pass of the check before.
+	 */
+	KUNIT_EXPECT_TRUE(test, fake.protocol_ok);
+	KUNIT_EXPECT_LE(test, atomic_read(&fake.nr_prepare_alone),
+			atomic_read(&fake.nr_aggregated) + 2);
 	KUNIT_EXPECT_GE(test, ctx->nr_aggregations, 3UL);
 	damon_destroy_ctx(ctx);
 }

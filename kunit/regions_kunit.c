@@ -429,15 +429,34 @@ static void damon_test_set_regions_unaligned(struct kunit *test)
 static void damon_test_rand_page(struct kunit *test)
 {
 	unsigned long start = PAGE_SIZE * 16, end = PAGE_SIZE * 48, a;
-	unsigned int i;
+	struct damon_ctx *ctx = damon_new_ctx();
+	unsigned int i, hits[32] = {};
 
-	for (i = 0; i < 1000; i++) {
-		a = damon_rand_page(start, end);
-		KUNIT_EXPECT_GE(test, a, start);
-		KUNIT_EXPECT_LT(test, a, end);
-		KUNIT_EXPECT_EQ(test, a % PAGE_SIZE, 0UL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	for (i = 0; i < 32000; i++) {
+		a = damon_rand_page(ctx, start, end);
+		KUNIT_ASSERT_GE(test, a, start);
+		KUNIT_ASSERT_LT(test, a, end);
+		KUNIT_ASSERT_EQ(test, a % PAGE_SIZE, 0UL);
+		hits[(a - start) / PAGE_SIZE]++;
 	}
-	KUNIT_EXPECT_EQ(test, damon_rand_page(start, start + PAGE_SIZE), start);
+	/* uniform: 1000 expected per page, standard deviation about 31 */
+	for (i = 0; i < ARRAY_SIZE(hits); i++) {
+		KUNIT_EXPECT_GT(test, hits[i], 800U);
+		KUNIT_EXPECT_LT(test, hits[i], 1200U);
+	}
+	KUNIT_EXPECT_EQ(test, damon_rand_page(ctx, start, start + PAGE_SIZE),
+			start);
+	/* 2^34 pages: the 64-bit path, both halves of the range reached */
+	for (i = 0, a = 0; i < 64; i++) {
+		unsigned long p = damon_rand_page(ctx, 0, 1UL << 46);
+
+		KUNIT_EXPECT_EQ(test, p % PAGE_SIZE, 0UL);
+		KUNIT_EXPECT_LT(test, p, 1UL << 46);
+		a |= p >= 1UL << 45 ? 2 : 1;
+	}
+	KUNIT_EXPECT_EQ(test, a, 3UL);
+	damon_destroy_ctx(ctx);
 }
 
 static struct damon_ctx *new_ctx_of(struct kunit *test,

@@ -25,6 +25,7 @@
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/prandom.h>
 #include <linux/types.h>
 
 struct pid;
@@ -268,8 +269,12 @@ struct damon_ctx;
  * @prepare_access_checks: pick the page to sample in every region and clear
  *			its accessed state.
  * @check_accesses:	count the regions whose sampled page was accessed
- *			since prepare_access_checks(); returns the largest
- *			&damon_region->nr_accesses seen.
+ *			since it was prepared; returns the largest
+ *			&damon_region->nr_accesses seen.  With @prepare_next,
+ *			also prepare the next sample of each region in the
+ *			same pass, as prepare_access_checks() would: the
+ *			kdamond asks for that when the regions stay as they
+ *			are until the next check.
  * @target_valid:	whether the target can still be monitored.
  * @apply_scheme:	apply the scheme's action to [@start, @end) of the
  *			target, honouring the scheme's ops-level filters;
@@ -285,7 +290,7 @@ struct damon_operations {
 	int (*init)(struct damon_ctx *ctx);
 	void (*update)(struct damon_ctx *ctx);
 	void (*prepare_access_checks)(struct damon_ctx *ctx);
-	unsigned int (*check_accesses)(struct damon_ctx *ctx);
+	unsigned int (*check_accesses)(struct damon_ctx *ctx, bool prepare_next);
 	bool (*target_valid)(struct damon_target *t);
 	unsigned long (*apply_scheme)(struct damon_ctx *ctx,
 				      struct damon_target *t,
@@ -378,6 +383,8 @@ struct damon_ctx {
 	unsigned long next_update_sample;
 	/* number of regions after the previous split, to pick the split ways */
 	unsigned int last_nr_regions;
+	/* the kdamond's pseudo-random numbers for picking sampled pages */
+	struct rnd_state rnd;
 };
 
 static inline unsigned long damon_sz_region(const struct damon_region *r)
