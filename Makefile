@@ -291,6 +291,37 @@ x86-upstream: upstream-tree $(UP_X86_O)/.config
 bench-workloads:
 	@$(MAKE) -s -C bench/workloads
 
+# make bench-profile: where the kdamond's time goes, on x86_64, for both
+# DAMONs: the same kernels with the function profiler added
+# (bench/x86-profile.config) in their own output directories, and only the
+# bench's profile phase (bench/README.md, "Where the time goes").
+X86_PROF_O := $(BUILD)/x86-prof
+UP_X86_PROF_O := $(BUILD)/upstream/x86-prof
+KMAKE_X86_PROF := $(MAKE) -C $(TREE) O=$(X86_PROF_O) ARCH=x86_64 $(KCC) -j$(JOBS)
+KMAKE_UP_X86_PROF := $(MAKE) -C $(UP_TREE) O=$(UP_X86_PROF_O) ARCH=x86_64 $(KCC) -j$(JOBS)
+
+$(X86_PROF_O)/.config: scripts/x86.config bench/x86-profile.config | tree
+	$(call kconfig,$(KMAKE_X86_PROF),$(X86_PROF_O),$(TREE),allnoconfig,$^,\
+		bench/x86-profile.config)
+
+$(UP_X86_PROF_O)/.config: scripts/x86.config bench/x86-upstream.config \
+		bench/x86-profile.config | upstream-tree
+	$(call kconfig,$(KMAKE_UP_X86_PROF),$(UP_X86_PROF_O),$(UP_TREE),\
+		allnoconfig,$^,bench/x86-upstream.config bench/x86-profile.config)
+
+.PHONY: x86-prof x86-upstream-prof bench-profile
+x86-prof: tree $(X86_PROF_O)/.config
+	@$(KMAKE_X86_PROF) -s bzImage
+
+x86-upstream-prof: upstream-tree $(UP_X86_PROF_O)/.config
+	@$(KMAKE_UP_X86_PROF) -s bzImage
+
+bench-profile: x86-prof x86-upstream-prof bench-workloads
+	@BENCH_PHASES=$${BENCH_PHASES:-profile} BENCH_SIZES=$${BENCH_SIZES:-16:1024} \
+		bench/platforms.sh $(BUILD)/bench-profile x86 \
+		$(X86_PROF_O)/arch/x86/boot/bzImage \
+		$(UP_X86_PROF_O)/arch/x86/boot/bzImage
+
 # Both platforms by default, side by side (bench/platforms.sh);
 # BENCH_PLATFORMS=uml or x86 for one.  x86_64 goes beyond UML's sizes (a
 # 512 MiB workload crashes UML) with 2 GiB.

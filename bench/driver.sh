@@ -17,7 +17,8 @@
 # each unmonitored window, default 5), BENCH_MON_WIN (seconds of the
 # monitored window, default 10), BENCH_ACC_SECS (default 12), BENCH_JUMPS (default 6),
 # BENCH_JUMP_SECS (default 3), BENCH_PO_SECS (default 10), BENCH_PHASES
-# (which to run, default "sweep accuracy pageout scale"), BENCH_SCALE_MIB
+# (which to run, default "sweep accuracy pageout scale"; "profile" only
+# with make bench-profile's kernels), BENCH_SCALE_MIB
 # (the scale target, default 512), BENCH_SCALE_NRS (region counts, default
 # "1000 10000 100000"), BENCH_LAT_SECS (each mmap latency window, 5).
 set -u
@@ -431,6 +432,54 @@ if want scale; then
 	done
 	wl_stop
 	save
+fi
+
+# Profile: where the kdamond's time goes (make bench-profile, kernels with
+# the function profiler).  Per size, the sweep's workload is monitored as
+# in the sweep; for BENCH_MON_WIN seconds the profiler times the DAMON
+# functions and the kernel functions they spend their time in, each from
+# entry to return, without the time the thread sleeps (sleep-time off) and
+# with its callees (graph-time on).  profile-SIZE.txt keeps every CPU's
+# table; results.txt the kdamond's run time over the same window, so the
+# tables can be read as shares of it.
+PROF_FUNCS='damon_* damos_* kdamond_* __damon_* walk_page_range
+__walk_page_range find_vma vma_lookup mt_find get_pid_task get_task_mm mmput
+down_read up_read __pte_offset_map __pte_offset_map_lock
+ptep_test_and_clear_young pmdp_test_and_clear_young ptep_clear_flush_young
+folio_try_get pfn_to_online_page folio_set_idle folio_test_idle
+__folio_put get_random_u32 schedule_hrtimeout_range
+schedule_hrtimeout_range_clock usleep_range_state schedule
+hrtimer_start_range_ns hrtimer_cancel'
+if want profile; then
+	if [ ! -e "$tr/function_profile_enabled" ] ||
+	   [ ! -e "$tr/options/sleep-time" ]; then
+		die "profile: the kernel has no function profiler with the graph tracer"
+	fi
+	w "$tr/options/sleep-time" 0
+	w "$tr/options/graph-time" 1
+	: > "$tr/set_ftrace_filter"
+	for f in $PROF_FUNCS; do
+		echo "$f" >> "$tr/set_ftrace_filter" 2>/dev/null
+	done
+	log "profile: $(wc -l < "$tr/set_ftrace_filter") functions"
+	for mib in $sizes; do
+		log "profile $mib MiB"
+		wl_start "prof$mib" "$bin/hwc" $((mib / 16)) $((mib * 3 / 16)) \
+			$((mib * 12 / 16))
+		sleep 1
+		mon_start "$WPID"
+		sleep 2
+		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		w "$tr/function_profile_enabled" 1
+		sleep "$mon_win"
+		w "$tr/function_profile_enabled" 0
+		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		res "profile_kdamond $mib $((c1 - c0)) $cpu_unit $t0 $t1"
+		cat "$tr"/trace_stat/function* > "$scratch/profile-$mib.txt"
+		mon_stop
+		wl_stop
+		save
+	done
 fi
 
 save

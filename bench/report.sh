@@ -130,6 +130,8 @@ table=$run/table.md
 				f(om), f(omin), f(omax), f(um), f(umin), f(umax), ratio, t
 		}'
 	done
+	# make bench-profile: where the time goes (bench/profile.sh)
+	"$(dirname "$0")/profile.sh" "$run"
 } > "$table"
 reps=$(cut -f3 "$tsv" | grep -vx 0 | sort -u | wc -l)
 echo
