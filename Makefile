@@ -11,6 +11,7 @@
 #   make x86         an x86_64 kernel with our DAMON, for QEMU (TCG)
 #   make check-x86   boot it under QEMU and run selftests/*.bats there
 #   make tools       the userspace tool(s) under tools/
+#   make shell       a root shell in the booted kernel (PLATFORM=x86: QEMU)
 #
 # Two flavours of the UML kernel: normal (build/uml) and debug (lockdep,
 # KASAN, kmemleak, ...: scripts/uml-debug.config over scripts/uml.config,
@@ -91,7 +92,7 @@ DEB_PKGS := linux-source-6.12 build-essential flex bison bc libelf-dev \
 
 .PHONY: all deps tree uml uml-normal uml-debug x86 kunit selftests \
 	selftests-normal selftests-debug selftests-x86 check-x86 tools \
-	tools-test check demo clean distclean FORCE
+	tools-test check demo shell shell-test clean distclean FORCE
 
 all: uml tools
 
@@ -226,15 +227,38 @@ check: deps
 	stage kunit || rc=1; \
 	for f in $(ST_RUNS); do stage selftests-$$f || rc=1; done; \
 	stage tools-test || rc=1; \
+	stage shell-test || rc=1; \
 	echo "stage times:$${times%,}"; \
 	scripts/totals.sh $(RESULTS) kunit \
 		$(foreach f,$(ST_RUNS),$(ST_STAGE_$(f))) \
-		$(if $(HAVE_TOOLS),tools) || rc=1; \
+		$(if $(HAVE_TOOLS),tools) shell || rc=1; \
 	exit $$rc
 
 demo: uml-normal tools
 	@$(MAKE) -s -C selftests
 	@scripts/demo.sh $(UML)
+
+# make shell: a root shell in the UML kernel (DEBUG=1: the debug one), or
+# with PLATFORM=x86 in the x86_64 kernel under QEMU (scripts/shell.sh).
+# Builds report on stderr: with commands on stdin, stdout is the shell's.
+PLATFORM ?= uml
+SHELL_BUILD_uml	:= uml-$(firstword $(FLAVOURS))
+SHELL_BUILD_x86	:= x86
+SHELL_KERNEL_uml := $(if $(filter debug,$(firstword $(FLAVOURS))),$(UML_DBG),$(UML))
+SHELL_KERNEL_x86 := $(X86_IMG)
+
+shell:
+	@[ -n "$(SHELL_BUILD_$(PLATFORM))" ] || \
+		{ echo "PLATFORM must be uml or x86, not '$(PLATFORM)'" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(SHELL_BUILD_$(PLATFORM)) tools >&2
+	@$(MAKE) -s -C selftests >&2
+	@scripts/shell.sh $(SHELL_KERNEL_$(PLATFORM))
+
+# The test of make shell, a stage of check: commands on stdin (UML, and
+# x86_64 unless X86=0), and the interactive shell on a pseudo-terminal.
+shell-test:
+	@mkdir -p $(RESULTS)
+	@scripts/shell-test.sh $(RESULTS)/shell.counts $(if $(filter 0,$(X86)),,x86)
 
 # ---------------------------------------------------------------- cleaning
 

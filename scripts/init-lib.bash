@@ -100,3 +100,74 @@ init_mounts() {
 		echo 1 > /proc/sys/kernel/sysrq
 	fi
 }
+
+# init_scratch KEEP...: private scratch space: a tmpfs on each of /tmp,
+# /var/tmp and /run, so that what is written there stays in this machine
+# instead of landing on the host's root.  The KEEP paths (the work tree,
+# an output directory) may lie below them (a clone in /tmp, say): such host
+# paths are bind-mounted aside first and moved back on top of the tmpfs,
+# so that they stay visible at the same paths.
+init_scratch() {
+	local p k d m held=0 keep=() moves=()
+	for p in "$@"; do
+		p=$(readlink -f "$p")
+		for k in "${keep[@]}"; do
+			case $p/ in "$k"/*) continue 2 ;; esac
+		done
+		keep+=("$p")
+	done
+	for d in /tmp /var/tmp /run; do
+		{ [ -d "$d" ] && [ ! -L "$d" ]; } || continue
+		[ "$(mount_type "$d")" = tmpfs ] && continue
+		moves=()
+		for k in "${keep[@]}"; do
+			[ "$k" != "$d" ] || fatal "$k cannot be hidden under a tmpfs"
+			case $k in "$d"/*) ;; *) continue ;; esac
+			held=$((held + 1))
+			{ mkdir -p "/dev/.st-hold/$held" &&
+				mount -n --bind "$k" "/dev/.st-hold/$held"; } ||
+				fatal "cannot bind-mount $k"
+			moves+=("$held:$k")
+		done
+		mount_fs tmpfs "$d" mode=1777 || fatal "cannot mount tmpfs on $d"
+		for m in "${moves[@]}"; do
+			{ mkdir -p "${m#*:}" &&
+				mount -n --move "/dev/.st-hold/${m%%:*}" "${m#*:}"; } ||
+				fatal "cannot move ${m#*:} back into place"
+		done
+	done
+}
+
+# init_zram_swap SIZE: swap on /dev/zram0 of SIZE (e.g. 256M), as the DAMOS
+# selftests set it up, for pageout to have somewhere to put anonymous
+# memory.  Does nothing if zram0 is swapped on already; otherwise fails
+# with the reason in INIT_NO_SWAP.
+# shellcheck disable=SC2034 # INIT_NO_SWAP is for the caller
+init_zram_swap() {
+	local z=/sys/block/zram0 maj min err
+	INIT_NO_SWAP=
+	grep -q '^/dev/zram0 ' /proc/swaps && return 0
+	if [ ! -d "$z" ] && [ -r /sys/class/zram-control/hot_add ]; then
+		read -r _ < /sys/class/zram-control/hot_add
+	fi
+	if [ ! -d "$z" ]; then
+		INIT_NO_SWAP="no $z: this kernel has no zram (CONFIG_ZRAM)"
+		return 1
+	fi
+	if ! command -v mkswap > /dev/null || ! command -v swapon > /dev/null; then
+		INIT_NO_SWAP="mkswap or swapon is not installed"
+		return 1
+	fi
+	if [ ! -b /dev/zram0 ]; then
+		IFS=: read -r maj min < "$z/dev"
+		mknod /dev/zram0 b "$maj" "$min" 2> /dev/null
+	fi
+	echo 1 > "$z/reset" 2> /dev/null
+	if ! err=$( { echo "$1" > "$z/disksize" &&
+		mkswap /dev/zram0 > /dev/null && swapon /dev/zram0; } 2>&1); then
+		INIT_NO_SWAP="cannot swap on zram0: ${err:-unknown error}"
+		return 1
+	fi
+	grep -q '^/dev/zram0 ' /proc/swaps ||
+		{ INIT_NO_SWAP="swapon /dev/zram0 worked but /proc/swaps lacks it"; return 1; }
+}

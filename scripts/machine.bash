@@ -36,18 +36,21 @@ machine_platform() {
 # init=INIT and the NAME=VALUE words for it.  STATE_DIR and UMID are for
 # UML's pid file and sockets.  MACHINE_MEM (default 1G) is the memory,
 # MACHINE_SMP (default 1) a QEMU machine's CPUs.  No word may contain
-# white space.
+# white space.  By default the console writes to stdout and reads nothing;
+# the arrays MACHINE_UML_CON (UML channel words, default con0=null,fd:1)
+# and MACHINE_QEMU_SERIAL (QEMU options, default -serial stdio) connect it
+# and further lines otherwise (scripts/shell.sh).
 machine_cmd() {
-	local kernel=$1 init=$2 state=$3 umid=$4 append khz
+	local kernel=$1 init=$2 state=$3 umid=$4 append khz serial
 	shift 4
 	if [ "$MACHINE_PLATFORM" = uml ]; then
-		# No terminal: console 0 writes to stdout only, every other
-		# line is disconnected, so UML never reads or reconfigures a
-		# tty.
+		# By default no terminal: console 0 writes to stdout only,
+		# every other line is disconnected, so UML never reads or
+		# reconfigures a tty.
 		# shellcheck disable=SC2054 # commas belong to con0=null,fd:1
 		MACHINE_CMD=("$kernel" mem="${MACHINE_MEM:-1G}"
-			rootfstype=hostfs rootflags=/ rw
-			con=null ssl=null con0=null,fd:1
+			rootfstype=hostfs rootflags=/ rw con=null ssl=null
+			"${MACHINE_UML_CON[@]:-con0=null,fd:1}"
 			uml_dir="$state" umid="$umid"
 			init="$init" MACHINE_PLATFORM=uml "$@")
 		return
@@ -70,10 +73,12 @@ machine_cmd() {
 	append+=" root=root rootfstype=9p"
 	append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 rw"
 	append+=" panic=-1 init=$init MACHINE_PLATFORM=qemu $*"
+	serial=(-serial stdio)
+	[ -n "${MACHINE_QEMU_SERIAL[*]:+set}" ] && serial=("${MACHINE_QEMU_SERIAL[@]}")
 	# shellcheck disable=SC2054 # commas belong to -fsdev and -device
 	MACHINE_CMD=(qemu-system-x86_64 -accel tcg -m "${MACHINE_MEM:-1G}"
 		-smp "${MACHINE_SMP:-1}" -display none -monitor none
-		-serial stdio -no-reboot -kernel "$kernel" -append "$append"
+		"${serial[@]}" -no-reboot -kernel "$kernel" -append "$append"
 		-fsdev local,id=root,path=/,security_model=none,multidevs=remap
 		-device virtio-9p-pci,fsdev=root,mount_tag=root)
 }

@@ -30,42 +30,12 @@ export HOME=/tmp TMPDIR=/tmp
 say "started, $(date -u +%FT%TZ)"
 init_mounts
 
-# Private scratch space: without these, writes would land on the host.
-# The work tree and ST_OUTDIR may lie below them (a clone in /tmp, say):
-# such host paths are bind-mounted aside first and moved back on top of
-# the tmpfs, so that they stay visible at the same paths.
+# Private scratch space (init_scratch): without it, writes to /tmp would
+# land on the host.  The work tree, ST_OUTDIR and the suites stay visible.
 { [ -n "$ST_OUTDIR" ] && [ -d "$ST_OUTDIR" ]; } ||
 	fatal "ST_OUTDIR '$ST_OUTDIR' is not a directory"
 IFS=, read -r -a suites <<< "${ST_SUITES:-}"
-keep=()
-for p in "$(dirname "$ST_DIR")" "$ST_OUTDIR" "${suites[@]%/*}"; do
-	p=$(readlink -f "$p")
-	for k in "${keep[@]}"; do
-		case $p/ in "$k"/*) continue 2 ;; esac
-	done
-	keep+=("$p")
-done
-held=0
-for d in /tmp /var/tmp /run; do
-	{ [ -d "$d" ] && [ ! -L "$d" ]; } || continue
-	[ "$(mount_type "$d")" = tmpfs ] && continue
-	moves=()
-	for k in "${keep[@]}"; do
-		[ "$k" != "$d" ] || fatal "$k cannot be hidden under a tmpfs"
-		case $k in "$d"/*) ;; *) continue ;; esac
-		held=$((held + 1))
-		{ mkdir -p "/dev/.st-hold/$held" &&
-			mount -n --bind "$k" "/dev/.st-hold/$held"; } ||
-			fatal "cannot bind-mount $k"
-		moves+=("$held:$k")
-	done
-	mount_fs tmpfs "$d" mode=1777 || fatal "cannot mount tmpfs on $d"
-	for m in "${moves[@]}"; do
-		{ mkdir -p "${m#*:}" &&
-			mount -n --move "/dev/.st-hold/${m%%:*}" "${m#*:}"; } ||
-			fatal "cannot move ${m#*:} back into place"
-	done
-done
+init_scratch "$(dirname "$ST_DIR")" "$ST_OUTDIR" "${suites[@]%/*}"
 [ -w "$ST_OUTDIR" ] || fatal "ST_OUTDIR '$ST_OUTDIR' is not writable"
 
 [ ${#suites[@]} -gt 0 ] || suites=("$ST_DIR"/*.bats)
