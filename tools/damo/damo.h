@@ -19,6 +19,7 @@
  * save.c      damo save: configfs to a file
  * restore.c   damo restore: a file to configfs
  * clear.c     damo clear: remove the whole configfs tree
+ * status.c    damo status: the contexts, targets and schemes, on one screen
  * proc.c      targets by command line or unit, found in procfs
  * util.c      errors, numbers, files
  */
@@ -30,7 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DAMO_VERSION		"1.0"
+/* damo's version: `damo version`; the man page's .TH line says the same */
+#define DAMO_VERSION		"1.1"
 #define DAMO_CONFIGFS		"/sys/kernel/config/damon"
 #define DAMO_DEFAULT_RECORD	"damon.data"
 #define DAMO_DEFAULT_CONF	"/etc/damon/damon.conf"
@@ -284,10 +286,12 @@ struct record {
 const char *rec_format_name(enum rec_format f);
 /* A --format argument: 0, or -EINVAL. */
 int rec_format_parse(const char *name, enum rec_format *f);
-/* The seed's format only. */
+/* The seed's format only; in the other byte order: -EINVAL, said. */
 int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
 	      char *errbuf, size_t errlen);
-/* Any format, told from the content. */
+/* Any format, told from the content; a record with no snapshots (an
+ * empty file, a seed record cut inside its first snapshot, JSON without
+ * snapshots) is an error too, said in errbuf. */
 int rec_parse_any(const unsigned char *buf, size_t len, struct record *rec,
 		  char *errbuf, size_t errlen);
 int rec_load(const char *path, struct record *rec);
@@ -438,6 +442,7 @@ int cmd_save(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 /* ------------------------------------------------------------ proc.c */
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* damo: record, report, save, restore and clear DAMON through configfs. */
+#include <unistd.h>
+
 #include "damo.h"
 
 static int cmd_help(int argc, char **argv);
@@ -14,7 +16,10 @@ static const struct damo_cmd commands[] = {
 	{ "save", cmd_save, "write the whole configfs tree to a file" },
 	{ "restore", cmd_restore, "rebuild the configfs tree from a file" },
 	{ "clear", cmd_clear, "turn everything off and remove the whole tree" },
-	/* not listed: other spellings of --help, and the version */
+	{ "status", cmd_status,
+	  "the contexts, targets and schemes, on one screen" },
+	{ "version", cmd_version, "print damo's version" },
+	/* not listed: other spellings of --help and of version */
 	{ "help", cmd_help, NULL },
 	{ "--version", cmd_version, NULL },
 	{ "-V", cmd_version, NULL },
@@ -42,10 +47,23 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
+static const char version_usage[] =
+"usage: damo version\n"
+"\n"
+"Print damo's version (also `damo --version` and `damo -V`).\n";
+
 static int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	const struct damo_opt opts[] = { OPT_HELP(), OPT_END() };
+	int r;
+
+	r = opts_parse(argc, argv, opts, version_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (optind < argc) {
+		damo_err("version takes no arguments");
+		return 1;
+	}
 	printf("damo %s\n", DAMO_VERSION);
 	return 0;
 }

@@ -21,14 +21,23 @@
 struct cursor {
 	const unsigned char *buf;
 	size_t len, off;
+	bool swap;		/* read in the other byte order */
 };
 
 static int take(struct cursor *c, void *dst, size_t n)
 {
+	unsigned char *d = dst, b;
+	size_t i;
+
 	if (c->len - c->off < n)
 		return -1;
 	memcpy(dst, c->buf + c->off, n);
 	c->off += n;
+	for (i = 0; c->swap && i < n / 2; i++) {
+		b = d[i];
+		d[i] = d[n - 1 - i];
+		d[n - 1 - i] = b;
+	}
 	return 0;
 }
 
@@ -121,16 +130,11 @@ static int parse_snapshot(struct cursor *c, struct rec_snapshot *s,
 	return PARSED;
 }
 
-/*
- * Parse a whole record.  An incomplete last snapshot (a recorder that was
- * killed) is dropped and counted in rec->truncated_bytes; malformed data
- * (a region ending before it starts, nsec >= 10^9) fails with -EINVAL and a
- * message naming the offset.
- */
-int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
-	      char *err, size_t errlen)
+/* rec_parse() in either byte order. */
+static int parse_seed(const unsigned char *buf, size_t len, bool swap,
+		      struct record *rec, char *err, size_t errlen)
 {
-	struct cursor c = { buf, len, 0 };
+	struct cursor c = { buf, len, 0, swap };
 	size_t cap = 0, start;
 	int r;
 
@@ -165,6 +169,41 @@ int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
 	}
 	rec->format = REC_SEED;
 	return 0;
+}
+
+/*
+ * Parse a whole record.  An incomplete last snapshot (a recorder that was
+ * killed) is dropped and counted in rec->truncated_bytes; malformed data
+ * (a region ending before it starts, nsec >= 10^9) fails with -EINVAL and a
+ * message naming the offset.  So does a record that reads only in the
+ * other byte order (written on a machine of the other endianness): read
+ * natively, it fails or ends inside its first snapshot.
+ */
+int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
+	      char *err, size_t errlen)
+{
+	struct record other;
+	char ignored[8];
+	int r;
+
+	r = parse_seed(buf, len, false, rec, err, errlen);
+	if (!len || (!r && rec->nr_snapshots))
+		return r;
+	if (parse_seed(buf, len, true, &other, ignored, sizeof(ignored)))
+		return r;
+	/* not by chance: to the end, or over more than one snapshot */
+	if (!other.nr_snapshots ||
+	    (other.truncated_bytes && other.nr_snapshots < 2)) {
+		rec_free(&other);
+		return r;
+	}
+	rec_free(&other);
+	if (!r)
+		rec_free(rec);
+	snprintf(err, errlen,
+		 "offset 0: the seed's format in the other byte order (written on a %s-endian machine; it is read where it was written)",
+		 __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "big" : "little");
+	return -EINVAL;
 }
 
 static const char *const format_names[] = {
@@ -221,8 +260,8 @@ static bool seed_fits(const unsigned char *buf, size_t len,
  * first bytes happen to look like the others is read as such if they fail
  * and it reads as a seed record from end to end.
  */
-int rec_parse_any(const unsigned char *buf, size_t len, struct record *rec,
-		  char *err, size_t errlen)
+static int parse_any(const unsigned char *buf, size_t len, struct record *rec,
+		     char *err, size_t errlen)
 {
 	char *text;
 	size_t tlen;
@@ -247,6 +286,36 @@ int rec_parse_any(const unsigned char *buf, size_t len, struct record *rec,
 		return r;
 	}
 	return rec_parse(buf, len, rec, err, errlen);
+}
+
+/*
+ * Any format, and a record to report: one with snapshots.  An empty file,
+ * a seed record whose first snapshot is incomplete, or a JSON record with
+ * no snapshots fails with -EINVAL and a message.
+ */
+int rec_parse_any(const unsigned char *buf, size_t len, struct record *rec,
+		  char *err, size_t errlen)
+{
+	size_t cut;
+	int r;
+
+	if (!len) {
+		snprintf(err, errlen, "the file is empty");
+		memset(rec, 0, sizeof(*rec));
+		return -EINVAL;
+	}
+	r = parse_any(buf, len, rec, err, errlen);
+	if (r || rec->nr_snapshots)
+		return r;
+	cut = rec->truncated_bytes;
+	if (cut)
+		snprintf(err, errlen,
+			 "offset 0: not even one whole snapshot (%zu bytes: the first is cut short or corrupt)",
+			 cut);
+	else
+		snprintf(err, errlen, "no snapshots in it");
+	rec_free(rec);
+	return -EINVAL;
 }
 
 int rec_load(const char *path, struct record *rec)

@@ -165,6 +165,20 @@ struct dist_args {
 #define DIST_DEFAULT_STEP	25
 #define DIST_DEFAULT_SKIP	20
 
+/* How many percentiles range(start, stop, step) has (step is not 0). */
+static int dist_range_nr(const struct dist_args *d)
+{
+	int n = (d->stop - d->start + d->step + (d->step > 0 ? -1 : 1)) /
+		d->step;
+
+	return n > 0 ? n : 0;
+}
+
+static int dist_range_at(const struct dist_args *d, int i)
+{
+	return d->start + i * d->step;
+}
+
 static int u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -238,72 +252,73 @@ static void series_add(struct plot_series *s, double x, double y)
 	s->n++;
 }
 
-/* The average and the percentiles of nr values, also into s. */
-static int print_percentiles(FILE *out, const uint64_t *vals, size_t nr,
-			     const struct dist_args *d,
-			     struct plot_series *s)
+/* The average and the percentiles of nr values (nr > 0), also into s. */
+static void print_percentiles(FILE *out, const uint64_t *vals, size_t nr,
+			      const struct dist_args *d,
+			      struct plot_series *s)
 {
 	unsigned __int128 sum = 0;
 	size_t i;
 	long idx;
-	int p;
+	int k, p;
 
 	for (i = 0; i < nr; i++)
 		sum += vals[i];
 	fprintf(out, "# avr:\t%llu\n", (unsigned long long)(sum / nr));
-	for (p = d->start; d->step > 0 ? p < d->stop : p > d->stop;
-	     p += d->step) {
+	/* opt_range() made sure every percentile is in 0..100 */
+	for (k = 0; k < dist_range_nr(d); k++) {
+		p = dist_range_at(d, k);
 		/* the seed's index: int(p / 100 * nr), the last for 100 */
 		idx = (long)(p / 100.0 * (double)nr);
-		if (idx == (long)nr)
-			idx--;
-		if (idx < 0 || idx >= (long)nr) {
-			damo_err("percentile %d is out of 0..100", p);
-			return -EINVAL;
-		}
+		if (idx >= (long)nr)
+			idx = (long)nr - 1;
 		fprintf(out, "%d\t%llu\n", p, (unsigned long long)vals[idx]);
 		series_add(s, p, (double)vals[idx]);
 	}
-	return 0;
 }
 
-/* Each pid's distribution, printed and returned as plot series. */
+/*
+ * Each pid's distribution, printed and returned as plot series; nothing
+ * printed if a pid has no snapshots left after d->skip.
+ */
 static int print_dist(FILE *out, const struct record *rec,
 		      enum dist_metric m, const struct dist_args *d,
 		      struct plot_series **seriesp, size_t *nr_seriesp)
 {
-	struct plot_series *series = NULL;
+	struct plot_series *series;
 	uint64_t *pids, *vals;
 	size_t nr_pids, nr, k;
 	int rc = 0;
 
 	nr_pids = pids_of(rec, &pids);
-	fprintf(out, "# <percentile> <%s>\n",
-		m == DIST_WSS ? "wss" : "# regions");
 	vals = xcalloc(rec->nr_snapshots, sizeof(*vals));
+	*seriesp = NULL;
 	*nr_seriesp = 0;
-	for (k = 0; k < nr_pids; k++) {
-		nr = values_of(rec, pids[k], m, d, vals);
-		fprintf(out, "# pid\t%llu\n", (unsigned long long)pids[k]);
-		if (!nr) {
+	for (k = 0; k < nr_pids; k++)
+		if (!values_of(rec, pids[k], m, d, vals)) {
 			damo_err("pid %llu: no snapshots left after skipping the first %llu (see --skip)",
 				 (unsigned long long)pids[k],
 				 (unsigned long long)d->skip);
 			rc = -EINVAL;
-			continue;
 		}
+	if (rc)
+		goto out;
+	fprintf(out, "# <percentile> <%s>\n",
+		m == DIST_WSS ? "wss" : "# regions");
+	series = xcalloc(nr_pids, sizeof(*series));
+	for (k = 0; k < nr_pids; k++) {
+		nr = values_of(rec, pids[k], m, d, vals);
+		fprintf(out, "# pid\t%llu\n", (unsigned long long)pids[k]);
 		if (d->sort)
 			qsort(vals, nr, sizeof(*vals), u64_cmp);
-		series = xrealloc(series, (*nr_seriesp + 1) * sizeof(*series));
-		memset(&series[*nr_seriesp], 0, sizeof(*series));
-		series[*nr_seriesp].pid = pids[k];
-		if (print_percentiles(out, vals, nr, d,
-				      &series[(*nr_seriesp)++]))
-			rc = -EINVAL;
+		series[k].pid = pids[k];
+		print_percentiles(out, vals, nr, d, &series[k]);
 	}
+	*seriesp = series;
+	*nr_seriesp = nr_pids;
+out:
 	free(vals);
 	free(pids);
-	*seriesp = series;
 	return rc;
 }
 
@@ -577,6 +592,18 @@ static int opt_range(const struct damo_opt *o, const char *arg, int argc,
 	d->start = v[RANGE_START];
 	d->stop = v[RANGE_STOP];
 	d->step = v[RANGE_STEP];
+	/* every percentile it names, before anything is printed */
+	if (!dist_range_nr(d)) {
+		damo_err("--range: no percentiles from %d to %d by %d (STOP is excluded)",
+			 d->start, d->stop, d->step);
+		return -EINVAL;
+	}
+	for (i = 0; i < dist_range_nr(d); i++)
+		if (dist_range_at(d, i) < 0 || dist_range_at(d, i) > 100) {
+			damo_err("--range: percentile %d is out of 0..100",
+				 dist_range_at(d, i));
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -616,14 +643,23 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 	};
 	struct plot_series *series;
 	struct record rec;
-	size_t nr_series;
+	size_t nr_series, len;
+	char *text = NULL;
+	FILE *out;
 	int rc;
 
 	/* in order: --range takes the two arguments after its own */
 	rc = parse_and_load(argc, argv, opts, dist_usage, true, &input, &rec);
 	if (rc != OPTS_GO_ON)
 		return rc;
-	rc = print_dist(stdout, &rec, m, &d, &series, &nr_series);
+	/* the text waits for the plot: nothing printed if either fails */
+	out = open_memstream(&text, &len);
+	if (!out) {
+		damo_err("out of memory");
+		rec_free(&rec);
+		return 1;
+	}
+	rc = print_dist(out, &rec, m, &d, &series, &nr_series);
 	rec_free(&rec);
 	if (!rc && plot)
 		rc = plot_png(plot, series, nr_series,
@@ -633,6 +669,13 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 			      m == DIST_WSS ? "DAMON: working set size" :
 			      "DAMON: number of regions");
 	series_free(series, nr_series);
+	if (fclose(out)) {
+		damo_err("out of memory");
+		rc = -ENOMEM;
+	}
+	if (!rc)
+		fwrite(text, 1, len, stdout);
+	free(text);
 	return rc ? 1 : 0;
 }
 

@@ -40,8 +40,8 @@ void damo_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Out of memory: not a command's failure (1), so another status. */
-#define EXIT_NO_MEMORY		2
+/* Out of memory: an error like any other (the man page's EXIT STATUS). */
+#define EXIT_NO_MEMORY		1
 
 static void oom(void)
 {

@@ -59,6 +59,20 @@ expect_fail() {
 	fi
 }
 
+# expect_quiet_fail "MESSAGE" CMD...: CMD exits 1, says MESSAGE on stderr
+# and prints nothing on stdout (no partial output before the error).
+expect_quiet_fail() {
+	local msg=$1 rc=0
+	shift
+	"$@" > "$T/.out" 2> "$T/.err" || rc=$?
+	if [ "$rc" -ne 1 ] || ! grep -qF -- "$msg" "$T/.err" || [ -s "$T/.out" ]; then
+		echo "expected exit 1, \"$msg\" and no output from: $*"
+		echo "got exit $rc; stderr: $(cat "$T/.err")"
+		echo "stdout: $(head -c 500 "$T/.out")"
+		return 1
+	fi
+}
+
 python3 "$HERE/mkrec.py" simple "$T/simple.data"
 python3 "$HERE/mkrec.py" twopids "$T/two.data"
 python3 "$HERE/mkrec.py" tiny "$T/tiny.data"
@@ -256,10 +270,11 @@ test_heatmap_png() {
 test_report_errors() {
 	expect_fail "cannot read record file $T/none: No such file or directory" \
 		"$DAMO" report raw -i "$T/none"
-	head -c 50 "$T/tiny.data" > "$T/cut.data"
+	# tiny's first snapshot is 72 bytes: cut 10 bytes into the second
+	head -c 82 "$T/tiny.data" > "$T/cut.data"
 	"$DAMO" report raw -i "$T/cut.data" > "$T/out" 2> "$T/err"
-	grep -q "ignoring an incomplete last snapshot (50 bytes)" "$T/err"
-	[ ! -s "$T/out" ]
+	grep -q "ignoring an incomplete last snapshot (10 bytes)" "$T/err"
+	[ "$(grep -c '^rel time:' "$T/out")" -eq 1 ]
 	# a region that ends before it starts
 	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 1, 0, 1, 7, 1, 8192, 4096, 0))' > "$T/bad.data"
 	expect_fail "not a DAMON record: offset 32: region end 4096 below start 8192" \
@@ -282,6 +297,75 @@ test_report_errors() {
 		"$DAMO" report heats -i "$T/simple.data" --amin 0xg
 	expect_fail "unknown report type 'heat'" "$DAMO" report heat
 	expect_fail "unknown command 'recrod'" "$DAMO" recrod
+}
+
+# Every bad input: a message, exit 1, and nothing on standard output.
+test_bad_inputs() {
+	local c f
+	# records with nothing to report, in every format
+	: > "$T/empty.data"
+	head -c 50 "$T/tiny.data" > "$T/cut1.data"
+	# a first snapshot whose nr_tasks is absurd (the rest is fine)
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 1, 0, 0xfffffff0, 7, 1, 4096, 8192, 2))' > "$T/corrupt.data"
+	cat "$T/tiny.data" >> "$T/corrupt.data"
+	# the seed's format from a machine of the other byte order
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack(("<" if sys.byteorder == "big" else ">") + "qqIQIQQIQQI", 1000, 5, 1, 7, 2, 4096, 8192, 2, 8192, 12288, 0))' > "$T/swapped.data"
+	printf '[]\n' > "$T/none.json"
+	printf '[{"snapshots": []}]' > "$T/nosnap.json"
+	python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(b"[]"))' > "$T/none.jz"
+	"$DAMO" convert -i "$T/tiny.data" -o "$T/tiny.json" --format json
+	head -c 120 "$T/tiny.json" > "$T/cut.json"
+	: > "$T/empty.json"
+	for c in raw heats heatmap wss nr_regions; do
+		expect_quiet_fail "empty.data: not a DAMON record: the file is empty" \
+			"$DAMO" report $c -i "$T/empty.data"
+		expect_quiet_fail "empty.json: not a DAMON record: the file is empty" \
+			"$DAMO" report $c -i "$T/empty.json"
+		expect_quiet_fail "cut1.data: not a DAMON record: offset 0: not even one whole snapshot (50 bytes" \
+			"$DAMO" report $c -i "$T/cut1.data"
+		expect_quiet_fail "corrupt.data: not a DAMON record: offset 0: not even one whole snapshot" \
+			"$DAMO" report $c -i "$T/corrupt.data"
+		expect_quiet_fail "swapped.data: not a DAMON record: offset 0: the seed's format in the other byte order" \
+			"$DAMO" report $c -i "$T/swapped.data"
+		for f in none.json nosnap.json none.jz; do
+			expect_quiet_fail "$f: not a DAMON record: no snapshots in it" \
+				"$DAMO" report $c -i "$T/$f"
+		done
+		expect_quiet_fail "cut.json: not a DAMON record: JSON offset 120:" \
+			"$DAMO" report $c -i "$T/cut.json"
+	done
+	# convert writes nothing from them
+	for f in empty.data cut1.data swapped.data none.json cut.json; do
+		expect_quiet_fail "$f: not a DAMON record" \
+			"$DAMO" convert -i "$T/$f" -o "$T/conv.out"
+		[ ! -e "$T/conv.out" ]
+	done
+	# the native order of the same bytes reads
+	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQIQQI", 1000, 5, 1, 7, 2, 4096, 8192, 2, 8192, 12288, 0))' > "$T/native.data"
+	"$DAMO" report raw -i "$T/native.data" | grep -q "^pid:  7$"
+	# arguments, all checked before anything is printed
+	expect_quiet_fail "--tres: '0' is not a number in 1..1000000" \
+		"$DAMO" report heats -i "$T/simple.data" --tres 0
+	expect_quiet_fail "--ares: '0' is not a number in 1..1000000" \
+		"$DAMO" report heats -i "$T/simple.data" --ares 0
+	expect_quiet_fail "--range: percentile 150 is out of 0..100" \
+		"$DAMO" report wss -i "$T/simple.data" --range 0 200 50
+	expect_quiet_fail "--range: percentile -10 is out of 0..100" \
+		"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 -r -10 50 20
+	expect_quiet_fail "--range: no percentiles from 50 to 10 by 5" \
+		"$DAMO" report wss -i "$T/simple.data" --range 50 10 5
+	# data-dependent errors too: pid 2 has 4 snapshots, pid 1 more
+	expect_quiet_fail "pid 2: no snapshots left after skipping the first 4" \
+		"$DAMO" report wss -i "$T/two.data" --skip 4
+	expect_quiet_fail "cannot write $T/no/p.png" \
+		"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 -p "$T/no/p.png"
+	# a descending range is fine
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 -r 100 -1 -50 > "$T/out"
+	[ "$(grep -v '^#' "$T/out" | cut -f1 | tr '\n' ' ')" = "100 50 0 " ]
+	# out of memory: a message and 1, as for any error (10^9 cells)
+	( ulimit -v 400000
+	  expect_quiet_fail "damo: out of memory" \
+		"$DAMO" report heats -i "$T/simple.data" --tres 1000000 --ares 1000 )
 }
 
 # ------------------------------------------------------------ formats
@@ -484,7 +568,7 @@ test_record_args() {
 
 test_help() {
 	local c
-	for c in record convert save restore clear; do
+	for c in record convert save restore clear status version; do
 		"$DAMO" "$c" --help | grep -q "^usage: damo $c"
 	done
 	for c in raw heats heatmap wss nr_regions; do
@@ -494,6 +578,19 @@ test_help() {
 	"$DAMO" --help | grep -q "^usage: damo COMMAND"
 	"$DAMO" --version | grep -q "^damo [0-9]"
 	expect_fail "usage: damo COMMAND" "$DAMO"
+}
+
+# damo version: one line, the same from every spelling, and the man page's
+test_version() {
+	local v
+	v=$("$DAMO" version)
+	[[ "$v" =~ ^damo\ [0-9]+\.[0-9]+(\.[0-9]+)?$ ]]
+	[ "$("$DAMO" --version)" = "$v" ]
+	[ "$("$DAMO" -V)" = "$v" ]
+	"$DAMO" version --help | grep -q "^usage: damo version"
+	expect_fail "version takes no arguments" "$DAMO" version x
+	# the man page's header names the same version
+	grep -q "^\.TH DAMO 1 .* \"$v\" " "$(dirname "$TOOLS")/Documentation/damo.1"
 }
 
 # The command lists are generated from damo's command tables: pin the text.
@@ -511,6 +608,8 @@ commands:
   save      write the whole configfs tree to a file
   restore   rebuild the configfs tree from a file
   clear     turn everything off and remove the whole tree
+  status    the contexts, targets and schemes, on one screen
+  version   print damo's version
 
 Run `damo COMMAND --help` for a command's options; man damo for more.
 EOF
@@ -700,6 +799,103 @@ EOF
 	[ ! -e "$T/sv2.conf" ]
 }
 
+# status reads nothing but directories and files: a stand-in tree will do.
+test_status_standin() {
+	local R=$T/st c kv
+	local -a vals
+	c=$R/contexts/web
+	mkdir -p "$c/targets/app" "$c/targets/other" "$R/contexts/idle/targets" \
+		"$R/contexts/idle/schemes" "$c/schemes/reclaim/stats" \
+		"$c/schemes/reclaim/quotas" "$c/schemes/s2/stats" "$c/schemes/s2/quotas"
+	# w DIR KEY=VALUE...: files of a stand-in directory
+	w() {
+		local d=$1 kv
+		shift
+		for kv; do echo "${kv#*=}" > "$d/${kv%%=*}"; done
+	}
+	w "$c" state=on kdamond_pid=1234 operations=vaddr nr_aggregations=412 \
+		sample_us=5000 aggr_us=100000 update_us=1000000 \
+		min_nr_regions=10 max_nr_regions=1000
+	w "$R/contexts/idle" state=off kdamond_pid=-1 operations=fvaddr \
+		nr_aggregations=1 sample_us=2500 aggr_us=50000 update_us=1500 \
+		min_nr_regions=3 max_nr_regions=100
+	w "$c/targets/app" pid=4321
+	printf '4096 8192 0 3\n8192 16384 5 1\n16384 20480 0 7\n' > "$c/targets/app/snapshot"
+	w "$c/targets/other" pid=-1
+	: > "$c/targets/other/snapshot"
+	w "$c/schemes/reclaim" action=pageout apply_interval_us=0
+	w "$c/schemes/reclaim/stats" nr_tried=12 sz_tried=50331648 nr_applied=1 \
+		sz_applied=1572864 qt_exceeds=3
+	w "$c/schemes/reclaim/quotas" ms=10 bytes=104857600 \
+		reset_interval_ms=1000 effective_bytes=83886080
+	w "$c/schemes/s2" action=stat apply_interval_us=2000000
+	w "$c/schemes/s2/stats" nr_tried=0 sz_tried=0 nr_applied=0 \
+		sz_applied=0 qt_exceeds=0
+	w "$c/schemes/s2/quotas" ms=0 bytes=0 reset_interval_ms=1000 \
+		effective_bytes=0
+	DAMO_CONFIGFS=$R "$DAMO" status > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	context idle: off, no kdamond, fvaddr, 1 aggregation
+	  intervals: sample 2500 us, aggr 50 ms, update 1500 us; 3..100 regions
+	  no targets
+	  no schemes
+	context web: on, kdamond pid 1234, vaddr, 412 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
+	  target app: pid 4321, 3 regions
+	  target other: no pid, 0 regions
+	  scheme reclaim: pageout, every aggregation
+	    tried 12 regions (48 MiB), applied 1 region (1.5 MiB)
+	    quota: 100 MiB and 10 ms per 1 s, effective 80 MiB, exceeded 3 times
+	  scheme s2: stat, every 2 s
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	EOF
+	# --json: the schema of the man page, numbers as numbers, -1 as null
+	DAMO_CONFIGFS=$R "$DAMO" status --json > "$T/st.json"
+	python3 - "$T/st.json" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert list(d) == ["contexts"], d
+	idle, web = d["contexts"]
+	assert idle == {"name": "idle", "state": "off", "kdamond_pid": None,
+	                "operations": "fvaddr", "nr_aggregations": 1,
+	                "sample_us": 2500, "aggr_us": 50000, "update_us": 1500,
+	                "min_nr_regions": 3, "max_nr_regions": 100,
+	                "targets": [], "schemes": []}, idle
+	assert web["kdamond_pid"] == 1234 and web["state"] == "on"
+	assert web["targets"] == [
+	    {"name": "app", "pid": 4321, "nr_regions": 3},
+	    {"name": "other", "pid": None, "nr_regions": 0}], web["targets"]
+	r = web["schemes"][0]
+	assert r == {"name": "reclaim", "action": "pageout", "apply_interval_us": 0,
+	             "stats": {"nr_tried": 12, "sz_tried": 50331648, "nr_applied": 1,
+	                       "sz_applied": 1572864, "qt_exceeds": 3},
+	             "quotas": {"ms": 10, "bytes": 104857600,
+	                        "reset_interval_ms": 1000,
+	                        "effective_bytes": 83886080}}, r
+	assert web["schemes"][1]["apply_interval_us"] == 2000000
+	EOF
+	# names are JSON strings, whatever they hold
+	mv "$R/contexts/idle" "$R/contexts/i\"d\\le"
+	DAMO_CONFIGFS=$R "$DAMO" status --json |
+		python3 -c 'import json, sys; assert json.load(sys.stdin)["contexts"][0]["name"] == "i\"d\\le"'
+	# an empty tree
+	mkdir -p "$T/st0/contexts"
+	DAMO_CONFIGFS=$T/st0 "$DAMO" status | grep -qx "no contexts in $T/st0/contexts"
+	[ "$(DAMO_CONFIGFS=$T/st0 "$DAMO" status --json)" = '{"contexts": []}' ]
+	# a file that is missing or not a number: the path, and no output
+	mv "$c/schemes/reclaim/stats/qt_exceeds" "$T/qt"
+	DAMO_CONFIGFS=$R expect_quiet_fail \
+		"reading $c/schemes/reclaim/stats/qt_exceeds: No such file or directory" \
+		"$DAMO" status
+	mv "$T/qt" "$c/schemes/reclaim/stats/qt_exceeds"
+	echo abc > "$c/targets/app/pid"
+	DAMO_CONFIGFS=$R expect_quiet_fail "$c/targets/app/pid: 'abc' is not a number" \
+		"$DAMO" status --json
+	DAMO_CONFIGFS=$T/nothing expect_quiet_fail "$T/nothing/contexts" "$DAMO" status
+	expect_fail "status takes no arguments" "$DAMO" status x
+}
+
 # ------------------------------------------------------------ install
 
 test_install_unit() {
@@ -733,17 +929,20 @@ t "report heats --guide: time spans and ranges per pid" test_guide
 t "report heatmap on a terminal: characters and colours" test_heatmap_term
 t "report heatmap -o and wss/nr_regions --plot: PNGs" test_heatmap_png
 t "report: errors name the file, option or value" test_report_errors
+t "bad inputs: empty, cut, corrupt, swapped records; arguments; OOM" test_bad_inputs
 t "record formats: json and json_compressed give the seed's figures" test_formats_same_figures
 t "record formats: JSON input variants and errors; told by content" test_formats_json_input
 t "oracle: damonitor/damo reports our records with our figures" test_oracle_reads_ours
 t "oracle: damo reads records damonitor/damo's writer made" test_ours_reads_oracle
 t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
+t "damo version: every spelling; the man page agrees" test_version
 t "usage texts: the command and report type lists" test_usage_text
 t "option arguments: every kind's error; operands" test_option_errors
 t "no configfs: a clear message, nothing written" test_no_configfs
 t "restore --dry-run: checks, resolves, prints the writes in order" test_restore_dry_run
 t "save: the file format, and read errors name the file" test_save_standin
+t "status: text and --json of a stand-in tree; errors" test_status_standin
 t "make install; systemd-analyze verify on damon-restore.service" test_install_unit
 
 echo "# cli: $passed passed, $failed failed, $skipped skipped"

@@ -201,6 +201,81 @@ static int test_rec_malformed(void)
 	return 0;
 }
 
+/* Reverse the bytes of the n-byte field at *off; its native value. */
+static uint64_t swap_field(unsigned char *buf, size_t *off, size_t n)
+{
+	uint64_t v = at(buf, *off, n);
+	unsigned char b;
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		b = buf[*off + i];
+		buf[*off + i] = buf[*off + n - 1 - i];
+		buf[*off + n - 1 - i] = b;
+	}
+	*off += n;
+	return v;
+}
+
+/* A seed record as the other byte order's machine writes it. */
+static void swap_record(unsigned char *buf, size_t len)
+{
+	uint64_t nt, nr, i, j;
+	size_t off = 0;
+
+	while (off < len) {
+		swap_field(buf, &off, 8);
+		swap_field(buf, &off, 8);
+		nt = swap_field(buf, &off, 4);
+		for (i = 0; i < nt; i++) {
+			swap_field(buf, &off, 8);
+			nr = swap_field(buf, &off, 4);
+			for (j = 0; j < nr; j++) {
+				swap_field(buf, &off, 8);
+				swap_field(buf, &off, 8);
+				swap_field(buf, &off, 4);
+			}
+		}
+	}
+}
+
+/* Records with nothing to report, in every format: errors, said. */
+static int test_rec_unusable(void)
+{
+	struct record rec;
+	unsigned char *buf;
+	char err[256];
+	size_t len;
+
+	CHECK(rec_parse_any((const unsigned char *)"", 0, &rec, err,
+			    sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "the file is empty") && !rec.nr_snapshots);
+	buf = simple_record(&len);
+	CHECK(rec_parse_any(buf, 30, &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "offset 0: not even one whole snapshot (30 bytes"));
+	/* an absurd nr_tasks in the first snapshot: corrupt, not huge */
+	put(buf, 16, 4, 0xfffffff0);
+	CHECK(rec_parse_any(buf, len, &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "not even one whole snapshot"));
+	free(buf);
+	/* the other byte order: whole, or cut short after a snapshot */
+	buf = simple_record(&len);
+	swap_record(buf, len);
+	CHECK(rec_parse(buf, len, &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "the seed's format in the other byte order"));
+	CHECK(!rec.nr_snapshots && !rec.snapshots);
+	CHECK(rec_parse_any(buf, len - 7, &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "other byte order"));
+	free(buf);
+	CHECK(rec_parse_any((const unsigned char *)" [] ", 4, &rec, err,
+			    sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "no snapshots in it"));
+	CHECK(rec_parse_any((const unsigned char *)"[{\"snapshots\": []}]", 19,
+			    &rec, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "no snapshots in it"));
+	return 0;
+}
+
 static int load_simple(struct record *rec)
 {
 	unsigned char *buf;
@@ -865,6 +940,7 @@ int main(int argc, char **argv)
 	run("record: an empty file has no snapshots", test_rec_empty);
 	run("record: an incomplete last snapshot is dropped and counted", test_rec_truncated);
 	run("record: malformed data fails with the offset", test_rec_malformed);
+	run("record: empty, cut in the first snapshot, byte-swapped: errors", test_rec_unusable);
 	run("heats: known answers on a crafted record", test_heats_known);
 	run("heats: defaults and errors", test_heats_errors);
 	run("guide: time spans and merged monitored ranges per pid", test_guides);

@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * damo status: every context of the configfs tree on one screen, with its
+ * state, kdamond, targets (and their regions) and schemes (their stats and
+ * quota), as text or as JSON (the schema is in Documentation/damo.1).
+ *
+ * It only reads files, so a stand-in tree ($DAMO_CONFIGFS) will do.  The
+ * whole tree is read before anything is printed: a file that cannot be
+ * read is an error, and nothing is printed then.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "damo.h"
+
+/* A value as configfs shows it: at most this long (numbers and words). */
+#define ST_VALUE_MAX		64
+/* Reading a snapshot that raced with two aggregations: tries. */
+#define SNAPSHOT_TRIES		10
+
+struct st_target {
+	char *name;
+	char pid[ST_VALUE_MAX];
+	uint64_t nr_regions;		/* lines of its snapshot */
+};
+
+/* The scheme's files that status shows, by group. */
+static const char *const scheme_files[] = { "action", "apply_interval_us", NULL };
+static const char *const stats_files[] = {
+	"nr_tried", "sz_tried", "nr_applied", "sz_applied", "qt_exceeds", NULL,
+};
+static const char *const quota_files[] = {
+	"ms", "bytes", "reset_interval_ms", "effective_bytes", NULL,
+};
+enum { S_ACTION, S_APPLY_US };
+enum { ST_NR_TRIED, ST_SZ_TRIED, ST_NR_APPLIED, ST_SZ_APPLIED, ST_QT_EXCEEDS };
+enum { Q_MS, Q_BYTES, Q_RESET_MS, Q_EFFECTIVE };
+
+#define NR_SCHEME_FILES		2
+#define NR_STATS_FILES		5
+#define NR_QUOTA_FILES		4
+
+_Static_assert(ARRAY_SIZE(scheme_files) == NR_SCHEME_FILES + 1, "scheme_files");
+_Static_assert(ARRAY_SIZE(stats_files) == NR_STATS_FILES + 1, "stats_files");
+_Static_assert(ARRAY_SIZE(quota_files) == NR_QUOTA_FILES + 1, "quota_files");
+
+struct st_scheme {
+	char *name;
+	char v[NR_SCHEME_FILES][ST_VALUE_MAX];
+	char stats[NR_STATS_FILES][ST_VALUE_MAX];
+	char quotas[NR_QUOTA_FILES][ST_VALUE_MAX];
+};
+
+static const char *const context_files[] = {
+	"state", "kdamond_pid", "operations", "nr_aggregations", "sample_us",
+	"aggr_us", "update_us", "min_nr_regions", "max_nr_regions", NULL,
+};
+enum {
+	C_STATE, C_KDAMOND_PID, C_OPERATIONS, C_NR_AGGREGATIONS, C_SAMPLE_US,
+	C_AGGR_US, C_UPDATE_US, C_MIN_NR_REGIONS, C_MAX_NR_REGIONS,
+	NR_CONTEXT_FILES,
+};
+
+_Static_assert(ARRAY_SIZE(context_files) == NR_CONTEXT_FILES + 1,
+	       "context_files");
+
+struct st_context {
+	char *name;
+	char v[NR_CONTEXT_FILES][ST_VALUE_MAX];
+	struct st_target *targets;
+	size_t nr_targets;
+	struct st_scheme *schemes;
+	size_t nr_schemes;
+};
+
+/* Files that hold words; every other one a decimal number. */
+static bool is_word_file(const char *name)
+{
+	return !strcmp(name, "state") || !strcmp(name, "operations") ||
+		!strcmp(name, "action");
+}
+
+/* Files where -1 means none. */
+static bool may_be_none(const char *name)
+{
+	return !strcmp(name, "pid") || !strcmp(name, "kdamond_pid");
+}
+
+/* dir/name into v: a word, or a number that status prints as one. */
+static int read_value(const char *dir, const char *name,
+		      char v[ST_VALUE_MAX])
+{
+	uint64_t n;
+
+	if (get_attr(dir, name, v, ST_VALUE_MAX))
+		return -1;
+	if (is_word_file(name) || !parse_u64(v, &n) ||
+	    (may_be_none(name) && !strcmp(v, "-1")))
+		return 0;
+	damo_err("%s/%s: '%s' is not a number", dir, name, v);
+	return -1;
+}
+
+/* The files of names[] under dir, into v[]; 0, or -1 said. */
+static int read_files(const char *dir, const char *const *names,
+		      char (*v)[ST_VALUE_MAX])
+{
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (read_value(dir, names[i], v[i]))
+			return -1;
+	return 0;
+}
+
+/* The subdirectories of dir/sub, in natural order; 0, or -1 said. */
+static int list_sorted(const char *dir, const char *sub, char ***names,
+		       size_t *nr)
+{
+	char *p = xasprintf("%s/%s", dir, sub);
+	int r = list_dirs(p, names, nr);
+
+	if (r)
+		damo_err("listing %s: %s", p, strerror(-r));
+	else if (*nr)
+		qsort(*names, *nr, sizeof(**names), name_cmp);
+	free(p);
+	return r ? -1 : 0;
+}
+
+/* The lines of a target's snapshot: its regions. */
+static int count_regions(const char *dir, uint64_t *nr)
+{
+	char *p = xasprintf("%s/snapshot", dir), *buf, *c;
+	size_t len;
+	int r, i;
+
+	for (i = 0; i < SNAPSHOT_TRIES; i++) {
+		r = read_whole(p, &buf, &len);
+		if (r != -EAGAIN)
+			break;
+	}
+	if (r) {
+		damo_err("reading %s: %s", p, strerror(-r));
+		free(p);
+		return -1;
+	}
+	*nr = 0;
+	for (c = buf; c < buf + len; c++)
+		if (*c == '\n')
+			(*nr)++;
+	if (len && buf[len - 1] != '\n')
+		(*nr)++;
+	free(buf);
+	free(p);
+	return 0;
+}
+
+static int read_target(const char *dir, struct st_target *t)
+{
+	if (read_value(dir, "pid", t->pid))
+		return -1;
+	return count_regions(dir, &t->nr_regions);
+}
+
+static int read_scheme(const char *dir, struct st_scheme *s)
+{
+	char *stats = xasprintf("%s/stats", dir);
+	char *quotas = xasprintf("%s/quotas", dir);
+	int r = -1;
+
+	if (!read_files(dir, scheme_files, s->v) &&
+	    !read_files(stats, stats_files, s->stats) &&
+	    !read_files(quotas, quota_files, s->quotas))
+		r = 0;
+	free(stats);
+	free(quotas);
+	return r;
+}
+
+static int read_context(const char *dir, struct st_context *c)
+{
+	char **names, *p;
+	size_t nr, i;
+	int r = 0;
+
+	if (read_files(dir, context_files, c->v))
+		return -1;
+	if (list_sorted(dir, "targets", &names, &nr))
+		return -1;
+	c->targets = xcalloc(nr, sizeof(*c->targets));
+	for (i = 0; i < nr && !r; i++) {
+		c->targets[i].name = xstrdup(names[i]);
+		c->nr_targets++;
+		p = xasprintf("%s/targets/%s", dir, names[i]);
+		r = read_target(p, &c->targets[i]);
+		free(p);
+	}
+	free_names(names, nr);
+	if (r || list_sorted(dir, "schemes", &names, &nr))
+		return -1;
+	c->schemes = xcalloc(nr, sizeof(*c->schemes));
+	for (i = 0; i < nr && !r; i++) {
+		c->schemes[i].name = xstrdup(names[i]);
+		c->nr_schemes++;
+		p = xasprintf("%s/schemes/%s", dir, names[i]);
+		r = read_scheme(p, &c->schemes[i]);
+		free(p);
+	}
+	free_names(names, nr);
+	return r;
+}
+
+static void free_contexts(struct st_context *c, size_t nr)
+{
+	size_t i, k;
+
+	for (i = 0; i < nr; i++) {
+		for (k = 0; k < c[i].nr_targets; k++)
+			free(c[i].targets[k].name);
+		for (k = 0; k < c[i].nr_schemes; k++)
+			free(c[i].schemes[k].name);
+		free(c[i].targets);
+		free(c[i].schemes);
+		free(c[i].name);
+	}
+	free(c);
+}
+
+/* Every context under the root; 0, or -1 said. */
+static int read_tree(struct st_context **cp, size_t *nrp)
+{
+	struct st_context *c;
+	char **names, *p;
+	size_t nr, i;
+	int r = 0;
+
+	if (list_sorted(cfs_root(), "contexts", &names, &nr))
+		return -1;
+	c = xcalloc(nr, sizeof(*c));
+	*nrp = 0;
+	for (i = 0; i < nr && !r; i++) {
+		c[i].name = xstrdup(names[i]);
+		(*nrp)++;
+		p = xasprintf("%s/contexts/%s", cfs_root(), names[i]);
+		r = read_context(p, &c[i]);
+		free(p);
+	}
+	free_names(names, nr);
+	*cp = c;
+	return r;
+}
+
+/* ------------------------------------------------------------ numbers */
+
+/* A number read_value() checked. */
+static uint64_t num(const char *v)
+{
+	uint64_t n = 0;
+
+	parse_u64(v, &n);
+	return n;
+}
+
+/* ------------------------------------------------------------ text */
+
+#define KIB			1024ULL
+#define USEC_PER_MSEC		1000ULL
+
+/* bytes with a binary unit: exact, else to a tenth */
+static void put_bytes(FILE *f, uint64_t b)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)b;
+	int u = -1;
+
+	if (b < KIB) {
+		fprintf(f, "%llu B", (unsigned long long)b);
+		return;
+	}
+	while (v >= KIB && u + 1 < (int)ARRAY_SIZE(units)) {
+		v /= KIB;
+		u++;
+	}
+	if (!(b % (1ULL << (10 * (u + 1)))))
+		fprintf(f, "%.0f %s", v, units[u]);
+	else
+		fprintf(f, "%.1f %s", v, units[u]);
+}
+
+/* microseconds in the largest unit that keeps them whole */
+static void put_us(FILE *f, uint64_t us)
+{
+	if (us && !(us % USEC_PER_SEC))
+		fprintf(f, "%llu s", (unsigned long long)(us / USEC_PER_SEC));
+	else if (us && !(us % USEC_PER_MSEC))
+		fprintf(f, "%llu ms", (unsigned long long)(us / USEC_PER_MSEC));
+	else
+		fprintf(f, "%llu us", (unsigned long long)us);
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void put_scheme_text(FILE *f, const struct st_scheme *s)
+{
+	uint64_t apply = num(s->v[S_APPLY_US]);
+	uint64_t qms = num(s->quotas[Q_MS]), qbytes = num(s->quotas[Q_BYTES]);
+	uint64_t n;
+
+	fprintf(f, "  scheme %s: %s, ", s->name, s->v[S_ACTION]);
+	if (apply) {
+		fputs("every ", f);
+		put_us(f, apply);
+	} else {
+		fputs("every aggregation", f);
+	}
+	n = num(s->stats[ST_NR_TRIED]);
+	fprintf(f, "\n    tried %llu region%s (", (unsigned long long)n,
+		plural(n));
+	put_bytes(f, num(s->stats[ST_SZ_TRIED]));
+	n = num(s->stats[ST_NR_APPLIED]);
+	fprintf(f, "), applied %llu region%s (", (unsigned long long)n,
+		plural(n));
+	put_bytes(f, num(s->stats[ST_SZ_APPLIED]));
+	fputs(")\n    quota: ", f);
+	if (!qms && !qbytes) {
+		fputs("none\n", f);
+		return;
+	}
+	if (qbytes)
+		put_bytes(f, qbytes);
+	if (qbytes && qms)
+		fputs(" and ", f);
+	if (qms)
+		fprintf(f, "%llu ms", (unsigned long long)qms);
+	fputs(" per ", f);
+	put_us(f, num(s->quotas[Q_RESET_MS]) * USEC_PER_MSEC);
+	fputs(", effective ", f);
+	if (num(s->quotas[Q_EFFECTIVE]))
+		put_bytes(f, num(s->quotas[Q_EFFECTIVE]));
+	else
+		fputs("no limit yet", f);
+	n = num(s->stats[ST_QT_EXCEEDS]);
+	fprintf(f, ", exceeded %llu time%s\n", (unsigned long long)n,
+		plural(n));
+}
+
+static void put_context_text(FILE *f, const struct st_context *c)
+{
+	uint64_t n = num(c->v[C_NR_AGGREGATIONS]);
+	size_t k;
+
+	fprintf(f, "context %s: %s, ", c->name, c->v[C_STATE]);
+	if (!strcmp(c->v[C_KDAMOND_PID], "-1"))
+		fputs("no kdamond", f);
+	else if (!strcmp(c->v[C_KDAMOND_PID], "0"))
+		fputs("kdamond in another pid namespace", f);
+	else
+		fprintf(f, "kdamond pid %s", c->v[C_KDAMOND_PID]);
+	fprintf(f, ", %s, %llu aggregation%s\n", c->v[C_OPERATIONS],
+		(unsigned long long)n, plural(n));
+	fputs("  intervals: sample ", f);
+	put_us(f, num(c->v[C_SAMPLE_US]));
+	fputs(", aggr ", f);
+	put_us(f, num(c->v[C_AGGR_US]));
+	fputs(", update ", f);
+	put_us(f, num(c->v[C_UPDATE_US]));
+	fprintf(f, "; %s..%s regions\n", c->v[C_MIN_NR_REGIONS],
+		c->v[C_MAX_NR_REGIONS]);
+	if (!c->nr_targets)
+		fputs("  no targets\n", f);
+	for (k = 0; k < c->nr_targets; k++) {
+		const struct st_target *t = &c->targets[k];
+
+		fprintf(f, "  target %s: ", t->name);
+		if (!strcmp(t->pid, "-1"))
+			fputs("no pid", f);
+		else
+			fprintf(f, "pid %s", t->pid);
+		fprintf(f, ", %llu region%s\n",
+			(unsigned long long)t->nr_regions,
+			plural(t->nr_regions));
+	}
+	if (!c->nr_schemes)
+		fputs("  no schemes\n", f);
+	for (k = 0; k < c->nr_schemes; k++)
+		put_scheme_text(f, &c->schemes[k]);
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void put_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* "key": a number, or null for -1 */
+static void put_json_num(FILE *f, const char *key, const char *v, bool last)
+{
+	fprintf(f, "\"%s\": %s%s", key, strcmp(v, "-1") ? v : "null",
+		last ? "" : ", ");
+}
+
+static void put_json_group(FILE *f, const char *key,
+			   const char *const *names,
+			   const char (*v)[ST_VALUE_MAX])
+{
+	size_t i;
+
+	fprintf(f, "\"%s\": {", key);
+	for (i = 0; names[i]; i++)
+		put_json_num(f, names[i], v[i], !names[i + 1]);
+	fputc('}', f);
+}
+
+static void put_context_json(FILE *f, const struct st_context *c)
+{
+	size_t k;
+
+	fputs("    {\"name\": ", f);
+	put_json_str(f, c->name);
+	fputs(", \"state\": ", f);
+	put_json_str(f, c->v[C_STATE]);
+	fputs(", ", f);
+	put_json_num(f, "kdamond_pid", c->v[C_KDAMOND_PID], false);
+	fputs("\"operations\": ", f);
+	put_json_str(f, c->v[C_OPERATIONS]);
+	fputs(",\n     ", f);
+	put_json_num(f, "nr_aggregations", c->v[C_NR_AGGREGATIONS], false);
+	put_json_num(f, "sample_us", c->v[C_SAMPLE_US], false);
+	put_json_num(f, "aggr_us", c->v[C_AGGR_US], false);
+	put_json_num(f, "update_us", c->v[C_UPDATE_US], false);
+	put_json_num(f, "min_nr_regions", c->v[C_MIN_NR_REGIONS], false);
+	put_json_num(f, "max_nr_regions", c->v[C_MAX_NR_REGIONS], true);
+	fputs(",\n     \"targets\": [", f);
+	for (k = 0; k < c->nr_targets; k++) {
+		fputs(k ? ",\n       {\"name\": " : "\n       {\"name\": ", f);
+		put_json_str(f, c->targets[k].name);
+		fputs(", ", f);
+		put_json_num(f, "pid", c->targets[k].pid, false);
+		fprintf(f, "\"nr_regions\": %llu}",
+			(unsigned long long)c->targets[k].nr_regions);
+	}
+	fputs("],\n     \"schemes\": [", f);
+	for (k = 0; k < c->nr_schemes; k++) {
+		const struct st_scheme *s = &c->schemes[k];
+
+		fputs(k ? ",\n       {\"name\": " : "\n       {\"name\": ", f);
+		put_json_str(f, s->name);
+		fputs(", \"action\": ", f);
+		put_json_str(f, s->v[S_ACTION]);
+		fputs(", ", f);
+		put_json_num(f, "apply_interval_us", s->v[S_APPLY_US], true);
+		fputs(",\n        ", f);
+		put_json_group(f, "stats", stats_files, s->stats);
+		fputs(",\n        ", f);
+		put_json_group(f, "quotas", quota_files, s->quotas);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
+/* ------------------------------------------------------------ the command */
+
+static const char status_usage[] =
+"usage: damo status [--json]\n"
+"\n"
+"Show every DAMON context of " DAMO_CONFIGFS " ($DAMO_CONFIGFS):\n"
+"its state, kdamond, intervals, targets with their number of regions (in\n"
+"the latest snapshot), and schemes with their statistics and quota.\n"
+"\n"
+"      --json           the same as JSON (schema: man damo)\n";
+
+int cmd_status(int argc, char **argv)
+{
+	bool json = false;
+	const struct damo_opt opts[] = {
+		OPT_SET(0, "json", &json),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	struct st_context *c = NULL;
+	size_t nr = 0, i, len;
+	char *text = NULL;
+	FILE *f;
+	int r;
+
+	r = opts_parse(argc, argv, opts, status_usage, false);
+	if (r != OPTS_GO_ON)
+		return r;
+	if (optind < argc) {
+		damo_err("status takes no arguments");
+		return 1;
+	}
+	if (cfs_check())
+		return 1;
+	r = read_tree(&c, &nr);
+	if (r) {
+		free_contexts(c, nr);
+		return 1;
+	}
+	/* the whole text, then out at once */
+	f = open_memstream(&text, &len);
+	if (!f) {
+		damo_err("out of memory");
+		free_contexts(c, nr);
+		return 1;
+	}
+	if (json)
+		fputs("{\"contexts\": [", f);
+	else if (!nr)
+		fprintf(f, "no contexts in %s/contexts\n", cfs_root());
+	for (i = 0; i < nr; i++) {
+		if (json) {
+			fputs(i ? ",\n" : "\n", f);
+			put_context_json(f, &c[i]);
+		} else {
+			put_context_text(f, &c[i]);
+		}
+	}
+	if (json)
+		fputs(nr ? "\n]}\n" : "]}\n", f);
+	free_contexts(c, nr);
+	if (fclose(f)) {
+		damo_err("out of memory");
+		return 1;
+	}
+	fwrite(text, 1, len, stdout);
+	free(text);
+	return fflush(stdout) ? 1 : 0;
+}
