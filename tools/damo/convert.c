@@ -29,17 +29,6 @@ static const char convert_usage[] =
 /* The file mode of a new output: the input's permission bits. */
 #define MODE_BITS		07777
 
-static int opt_format(const struct damo_opt *o, const char *arg, int argc,
-		      char **argv)
-{
-	(void)argc;
-	(void)argv;
-	if (!rec_format_parse(arg, o->value))
-		return 0;
-	damo_err("--format: '%s' is not one of " REC_FORMAT_NAMES, arg);
-	return -EINVAL;
-}
-
 /* rec to out, through out.XXXXXX; 0 or -1 (said). */
 static int write_to(const char *out, const struct record *rec,
 		    enum rec_format fmt, mode_t mode)
@@ -89,7 +78,7 @@ int cmd_convert(int argc, char **argv)
 	const struct damo_opt opts[] = {
 		OPT_STRING('i', "input", &in),
 		OPT_STRING('o', "output", &out),
-		OPT_CALL(0, "format", &fmt, opt_format),
+		OPT_CALL(0, "format", &fmt, rec_opt_format),
 		OPT_HELP(),
 		OPT_END(),
 	};

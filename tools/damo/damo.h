@@ -286,6 +286,11 @@ struct record {
 const char *rec_format_name(enum rec_format f);
 /* A --format argument: 0, or -EINVAL. */
 int rec_format_parse(const char *name, enum rec_format *f);
+/* The --format option's handler (OPT_CALL): a rec_format at o->value. */
+int rec_opt_format(const struct damo_opt *o, const char *arg, int argc,
+		   char **argv);
+/* The pids of @rec in order of appearance, in a new array; how many. */
+size_t rec_pids(const struct record *rec, uint64_t **pidsp);
 /* The seed's format only; in the other byte order: -EINVAL, said. */
 int rec_parse(const unsigned char *buf, size_t len, struct record *rec,
 	      char *errbuf, size_t errlen);

@@ -229,6 +229,38 @@ int rec_format_parse(const char *name, enum rec_format *f)
 	return -EINVAL;
 }
 
+int rec_opt_format(const struct damo_opt *o, const char *arg, int argc,
+		   char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!rec_format_parse(arg, o->value))
+		return 0;
+	damo_err("--format: '%s' is not one of " REC_FORMAT_NAMES, arg);
+	return -EINVAL;
+}
+
+size_t rec_pids(const struct record *rec, uint64_t **pidsp)
+{
+	uint64_t *pids = NULL;
+	size_t nr = 0, i, k;
+	uint32_t ti;
+
+	for (i = 0; i < rec->nr_snapshots; i++)
+		for (ti = 0; ti < rec->snapshots[i].nr_tasks; ti++) {
+			uint64_t pid = rec->snapshots[i].tasks[ti].pid;
+
+			for (k = 0; k < nr && pids[k] != pid; k++)
+				;
+			if (k == nr) {
+				pids = xrealloc(pids, (nr + 1) * sizeof(*pids));
+				pids[nr++] = pid;
+			}
+		}
+	*pidsp = pids;
+	return nr;
+}
+
 /* Whether the first character other than JSON white space is c. */
 static bool starts_with(const unsigned char *buf, size_t len, char c)
 {

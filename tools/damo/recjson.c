@@ -580,28 +580,6 @@ int rec_parse_json(const char *text, size_t len, struct record *rec,
 
 /* ------------------------------------------------------------ writing */
 
-/* The pids of the record, in order of appearance. */
-static size_t pids_of(const struct record *rec, uint64_t **pidsp)
-{
-	uint64_t *pids = NULL;
-	size_t nr = 0, i, k;
-	uint32_t ti;
-
-	for (i = 0; i < rec->nr_snapshots; i++)
-		for (ti = 0; ti < rec->snapshots[i].nr_tasks; ti++) {
-			uint64_t pid = rec->snapshots[i].tasks[ti].pid;
-
-			for (k = 0; k < nr && pids[k] != pid; k++)
-				;
-			if (k == nr) {
-				pids = xrealloc(pids, (nr + 1) * sizeof(*pids));
-				pids[nr++] = pid;
-			}
-		}
-	*pidsp = pids;
-	return nr;
-}
-
 #define IND1	"    "
 #define IND2	IND1 IND1
 #define IND3	IND2 IND1
@@ -719,7 +697,7 @@ int rec_write_json(FILE *f, const struct record *rec, bool compress)
 		damo_err("open_memstream: %s", strerror(errno));
 		return -ENOMEM;
 	}
-	nr = pids_of(rec, &pids);
+	nr = rec_pids(rec, &pids);
 	fputc('[', m);
 	for (k = 0; k < nr; k++)
 		put_record(m, rec, pids[k], !k);

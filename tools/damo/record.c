@@ -292,17 +292,6 @@ static int opt_context(const struct damo_opt *o, const char *arg, int argc,
 	return 0;
 }
 
-static int opt_format(const struct damo_opt *o, const char *arg, int argc,
-		      char **argv)
-{
-	(void)argc;
-	(void)argv;
-	if (!rec_format_parse(arg, o->value))
-		return 0;
-	damo_err("--format: '%s' is not one of " REC_FORMAT_NAMES, arg);
-	return -EINVAL;
-}
-
 /* A number names a running process; anything else is a command. */
 static int target_of(int argc, char **argv, struct record_opts *o)
 {
@@ -330,7 +319,7 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 	const struct damo_opt others[] = {
 		OPT_STRING('o', "out", &o->out),
 		OPT_CALL('c', "context", &o->ctxname, opt_context),
-		OPT_CALL(0, "format", &o->format, opt_format),
+		OPT_CALL(0, "format", &o->format, rec_opt_format),
 		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
 		OPT_HELP(),
 		OPT_END(),

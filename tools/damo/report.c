@@ -186,28 +186,6 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The pids of the record, in order of appearance. */
-static size_t pids_of(const struct record *rec, uint64_t **pidsp)
-{
-	uint64_t *pids = NULL;
-	size_t nr = 0, i, k;
-	uint32_t ti;
-
-	for (i = 0; i < rec->nr_snapshots; i++)
-		for (ti = 0; ti < rec->snapshots[i].nr_tasks; ti++) {
-			uint64_t pid = rec->snapshots[i].tasks[ti].pid;
-
-			for (k = 0; k < nr && pids[k] != pid; k++)
-				;
-			if (k == nr) {
-				pids = xrealloc(pids, (nr + 1) * sizeof(*pids));
-				pids[nr++] = pid;
-			}
-		}
-	*pidsp = pids;
-	return nr;
-}
-
 /* The metric of one task's regions: accessed bytes, or regions. */
 static uint64_t metric_of(const struct rec_task *t, enum dist_metric m)
 {
@@ -290,7 +268,7 @@ static int print_dist(FILE *out, const struct record *rec,
 	size_t nr_pids, nr, k;
 	int rc = 0;
 
-	nr_pids = pids_of(rec, &pids);
+	nr_pids = rec_pids(rec, &pids);
 	vals = xcalloc(rec->nr_snapshots, sizeof(*vals));
 	*seriesp = NULL;
 	*nr_seriesp = 0;
