@@ -431,6 +431,49 @@ DAMO_ORACLE=${DAMO_ORACLE:-$ST_DIR/../../shared/oracles/damonitor-damo}
 	[ -z "$(damo_contexts)" ]
 }
 
+@test "the boot unit's commands: a pid config is refused, a unit-named one restored; stop removes only those" {
+	local cg=$BATS_TEST_TMPDIR/cg made=$D/made
+	st_require_fs cgroup2
+	mkdir "$cg"
+	mount -t cgroup2 none "$cg"
+	DAMO_CG=$cg
+	mkdir "$cg/damo-boot.service"
+	st_start_hotcold 1 2
+	echo "$ST_PID" > "$cg/damo-boot.service/cgroup.procs"
+	# a context made by hand before the unit starts
+	mkdir -p "$CFS_CTXS/byhand/targets/app"
+	cat > "$D/pid.conf" <<-EOF
+	context bypid {
+		target app {
+			pid $ST_PID
+		}
+		state on
+	}
+	EOF
+	run "$DAMO" restore --boot --wait 5 --made "$made" "$D/pid.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"pid.conf:3: target app is pid $ST_PID: pids do not survive a reboot"* ]]
+	[ ! -e "$made" ]
+	[ "$(damo_contexts)" = byhand ]
+
+	cat > "$D/unit.conf" <<-EOF
+	context byunit {
+		target app {
+			unit damo-boot
+		}
+		state on
+	}
+	EOF
+	"$DAMO" restore --boot --wait 5 --made "$made" "$D/unit.conf"
+	[ "$(cfs_read "$CFS_CTXS/byunit/targets/app/pid")" = "$ST_PID" ]
+	[ "$(cfs_state byunit)" = on ]
+	grep -qx byunit "$made"
+	# ExecStop: only what the unit restored goes
+	"$DAMO" clear --only-from "$made"
+	[ "$(damo_contexts)" = byhand ]
+	"$DAMO" clear
+}
+
 @test "damo restore of a broken file changes nothing and names the line" {
 	st_start_hotcold 1 2
 	damo_setup_rich

@@ -8,6 +8,10 @@
  * attributes in file order, and turns contexts on last.  On any failure it
  * turns off what it turned on and removes what it made, newest first, and
  * names the line that failed.
+ *
+ * For damon-restore.service, --boot refuses targets given by pid (a pid
+ * does not survive a reboot) and --made FILE lists the contexts made, so
+ * that `damo clear --only-from FILE` removes those and no others.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -331,8 +335,61 @@ static int apply_tree(struct applier *ap, const struct conf_node *root,
 	return 0;
 }
 
+/* --boot: a pid in the file names some process of an earlier boot. */
+static int check_boot_targets(const char *path, const struct conf_node *root)
+{
+	const struct conf_node *c, *t;
+	const struct conf_attr *a;
+	size_t i, j;
+	int bad = 0;
+
+	for (i = 0; i < root->nr_children; i++) {
+		c = root->children[i];
+		for (j = 0; j < c->nr_children; j++) {
+			t = c->children[j];
+			if (t->kind != CK_TARGET)
+				continue;
+			a = conf_get_attr(t, "pid");
+			if (!a)
+				continue;
+			damo_err("%s:%d: target %s is pid %s: pids do not survive a reboot; name it by \"command CMDLINE\" or \"unit NAME\" (damo save --by-command)",
+				 path, a->line, t->name, a->value);
+			bad++;
+		}
+	}
+	if (bad)
+		damo_err("%s: not restored at boot; nothing changed", path);
+	return bad ? -1 : 0;
+}
+
+/* --made: the names of the contexts about to be made, one a line. */
+static int write_made(const char *made, const char *path,
+		      const struct conf_node *root)
+{
+	FILE *f = fopen(made, "w");
+	size_t i;
+	int r = 0;
+
+	if (!f) {
+		r = -errno;
+	} else {
+		fprintf(f, "# contexts made by `damo restore` from %s\n", path);
+		for (i = 0; i < root->nr_children; i++)
+			fprintf(f, "%s\n", root->children[i]->name);
+		if (fflush(f))
+			r = -errno;
+		if (fclose(f) && !r)
+			r = -errno;
+	}
+	if (r) {
+		damo_err("writing %s: %s; nothing changed", made, strerror(-r));
+		unlink(made);
+	}
+	return r ? -1 : 0;
+}
+
 static const char restore_usage[] =
-"usage: damo restore [--wait SECONDS] [--dry-run] [FILE]\n"
+"usage: damo restore [--wait SECONDS] [--dry-run] [--boot] [--made LIST] [FILE]\n"
 "\n"
 "Rebuild the DAMON configfs tree from FILE (default " DAMO_DEFAULT_CONF "),\n"
 "as written by `damo save`.  The file is checked and every target resolved\n"
@@ -342,7 +399,11 @@ static const char restore_usage[] =
 "\n"
 "      --wait SECONDS   wait up to SECONDS for the processes of \"command\"\n"
 "                       and \"unit\" targets to appear (default 0)\n"
-"      --dry-run        check the file and print what would be done\n";
+"      --dry-run        check the file and print what would be done\n"
+"      --boot           refuse targets given by pid, which do not survive a\n"
+"                       reboot (damon-restore.service)\n"
+"      --made LIST      write the names of the contexts made to LIST, for\n"
+"                       `damo clear --only-from LIST`; removed on a failure\n";
 
 static const struct num_rule wait_rule = {
 	"a number of seconds", false, 0, MAX_WAIT_S,
@@ -353,9 +414,13 @@ int cmd_restore(int argc, char **argv)
 	const char *path = DAMO_DEFAULT_CONF;
 	struct applier ap = { 0 };
 	uint64_t wait_s = 0;
+	const char *made = NULL;
+	bool boot = false;
 	const struct damo_opt opts[] = {
 		OPT_U64(0, "wait", &wait_s, &wait_rule, NULL),
 		OPT_SET(0, "dry-run", &ap.dry_run),
+		OPT_SET(0, "boot", &boot),
+		OPT_STRING(0, "made", &made),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -372,9 +437,19 @@ int cmd_restore(int argc, char **argv)
 	root = load_conf(path);
 	if (!root)
 		return 1;
+	if (boot && check_boot_targets(path, root)) {
+		conf_free(root);
+		return 1;
+	}
 	r = cfs_check() || check_new_contexts(path, root) ||
-		resolve_targets(path, root, &pids, wait_s) ||
-		apply_tree(&ap, root, pids);
+		resolve_targets(path, root, &pids, wait_s);
+	if (!r && made && !ap.dry_run)
+		r = write_made(made, path, root);
+	if (!r) {
+		r = apply_tree(&ap, root, pids);
+		if (r && made && !ap.dry_run)
+			unlink(made);
+	}
 	applier_free(&ap);
 	free(pids);
 	conf_free(root);

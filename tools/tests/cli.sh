@@ -767,6 +767,90 @@ test_restore_dry_run() {
 	[ "$(ls "$T/cfs/contexts")" = web ]
 }
 
+# restore --boot: pid targets refused before anything; command and unit
+# targets go on.
+test_restore_boot() {
+	mkdir -p "$T/bt/contexts"
+	cat > "$T/pid.conf" <<-EOF
+	context web {
+		target app {
+			command sleep 304.$$
+		}
+		target old {
+			pid $$
+		}
+	}
+	context db {
+		target d {
+			pid 1
+		}
+	}
+	EOF
+	DAMO_CONFIGFS=$T/bt expect_fail \
+		"pid.conf:6: target old is pid $$: pids do not survive a reboot; name it by \"command CMDLINE\" or \"unit NAME\"" \
+		"$DAMO" restore --boot --made "$T/bt.made" "$T/pid.conf"
+	DAMO_CONFIGFS=$T/bt expect_fail "pid.conf:11: target d is pid 1" \
+		"$DAMO" restore --boot --dry-run "$T/pid.conf"
+	# refused even where there is no DAMON: a clear message, nothing else
+	DAMO_CONFIGFS=$T/nothing expect_quiet_fail "pid.conf: not restored at boot; nothing changed" \
+		"$DAMO" restore --boot "$T/pid.conf"
+	[ -z "$(ls "$T/bt/contexts")" ] && [ ! -e "$T/bt.made" ]
+	# without --boot, the same file is fine
+	sleep "304.$$" &
+	local sp=$!
+	DAMO_CONFIGFS=$T/bt "$DAMO" restore --dry-run "$T/pid.conf" > "$T/out"
+	grep -qx "echo $$ > $T/bt/contexts/web/targets/old/pid" "$T/out"
+	# command- and unit-named targets: resolved as ever
+	sed '/target old {/,/}/d; /^context db/,$d' "$T/pid.conf" > "$T/cmd.conf"
+	DAMO_CONFIGFS=$T/bt "$DAMO" restore --boot --dry-run "$T/cmd.conf" > "$T/out"
+	kill "$sp"
+	grep -qx "echo $sp > $T/bt/contexts/web/targets/app/pid" "$T/out"
+	printf 'context u {\n\ttarget t {\n\t\tunit nosuch-damo-test\n\t}\n}\n' > "$T/unit.conf"
+	DAMO_CONFIGFS=$T/bt expect_fail "unit.conf:3: target t: no process runs 'nosuch-damo-test'" \
+		"$DAMO" restore --boot "$T/unit.conf"
+	[ -z "$(ls "$T/bt/contexts")" ]
+}
+
+# restore --made LIST, clear --only-from LIST: only what restore made goes.
+# A stand-in root has no default groups or attribute files, so these
+# contexts have none, and clear, finding no state file to write "off" to,
+# says so (exit 1) but removes the directories as asked.
+test_restore_made_clear() {
+	local C=$T/mc/contexts
+	mkdir -p "$C/hand" "$C/rec"
+	printf 'context a {\n}\ncontext b {\n}\n' > "$T/mc.conf"
+	DAMO_CONFIGFS=$T/mc "$DAMO" restore --boot --made "$T/mc.made" "$T/mc.conf"
+	[ "$(ls "$C" | tr '\n' ' ')" = "a b hand rec " ]
+	[ "$(grep -v '^#' "$T/mc.made" | tr '\n' ' ')" = "a b " ]
+	DAMO_CONFIGFS=$T/mc expect_fail "writing 'off' to $C/b/state" \
+		"$DAMO" clear --only-from "$T/mc.made"
+	[ "$(ls "$C" | tr '\n' ' ')" = "hand rec " ]
+	# gone already: skipped; a bad list: nothing removed
+	DAMO_CONFIGFS=$T/mc "$DAMO" clear --only-from "$T/mc.made"
+	printf 'a\n../hand\n' > "$T/bad.made"
+	DAMO_CONFIGFS=$T/mc expect_fail "bad.made:2: '../hand' is not a context name; nothing removed" \
+		"$DAMO" clear --only-from "$T/bad.made"
+	DAMO_CONFIGFS=$T/mc expect_fail "cannot read $T/none.made" \
+		"$DAMO" clear --only-from "$T/none.made"
+	[ "$(ls "$C" | tr '\n' ' ')" = "hand rec " ]
+	# a failed restore leaves no list behind
+	printf 'context hand {\n}\n' > "$T/mc2.conf"
+	DAMO_CONFIGFS=$T/mc expect_fail "context hand exists already" \
+		"$DAMO" restore --made "$T/mc2.made" "$T/mc2.conf"
+	[ ! -e "$T/mc2.made" ]
+	chmod 0555 "$C"
+	if [ ! -w "$C" ]; then	# (root writes anyway)
+		printf 'context z {\n}\n' > "$T/mc3.conf"
+		DAMO_CONFIGFS=$T/mc expect_fail "making $C/z" \
+			"$DAMO" restore --made "$T/mc3.made" "$T/mc3.conf"
+		[ ! -e "$T/mc3.made" ]
+	fi
+	chmod 0755 "$C"
+	# plain clear still removes everything
+	DAMO_CONFIGFS=$T/mc expect_fail "writing 'off' to $C/hand/state" "$DAMO" clear
+	[ -z "$(ls "$C")" ]
+}
+
 # save reads nothing but directories and files: a stand-in tree will do.
 test_save_standin() {
 	local c=$T/sv/contexts/a
@@ -904,8 +988,13 @@ test_install_unit() {
 	[ -x "$T/inst/usr/bin/damo" ]
 	[ -f "$T/inst/usr/share/man/man1/damo.1" ]
 	local u=$T/inst/usr/lib/systemd/system/damon-restore.service
-	grep -qx "ExecStart=$T/inst/usr/bin/damo restore --wait 30 /etc/damon/damon.conf" "$u"
-	grep -qx "ExecStop=$T/inst/usr/bin/damo clear" "$u"
+	grep -qx "ExecStart=$T/inst/usr/bin/damo restore --boot --wait 30 --made /run/damon-restore/contexts /etc/damon/damon.conf" "$u"
+	grep -qx "ExecStop=$T/inst/usr/bin/damo clear --only-from /run/damon-restore/contexts" "$u"
+	grep -qx "RuntimeDirectory=damon-restore" "$u"
+	grep -qx "ConditionPathIsDirectory=/sys/kernel/config/damon" "$u"
+	# the drop-in advice orders, it does not pull the application in
+	grep -q '"After=myapp.service"' "$u"
+	! grep -q 'Wants=' "$u"
 	grep -qx "Type=oneshot" "$u"
 	grep -qx "RemainAfterExit=yes" "$u"
 	grep -qx "Requires=sys-kernel-config.mount" "$u"
@@ -941,6 +1030,8 @@ t "usage texts: the command and report type lists" test_usage_text
 t "option arguments: every kind's error; operands" test_option_errors
 t "no configfs: a clear message, nothing written" test_no_configfs
 t "restore --dry-run: checks, resolves, prints the writes in order" test_restore_dry_run
+t "restore --boot: pid targets refused; command and unit targets resolved" test_restore_boot
+t "restore --made, clear --only-from: only the contexts restored go" test_restore_made_clear
 t "save: the file format, and read errors name the file" test_save_standin
 t "status: text and --json of a stand-in tree; errors" test_status_standin
 t "make install; systemd-analyze verify on damon-restore.service" test_install_unit
