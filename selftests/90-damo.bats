@@ -182,8 +182,8 @@ damo_setup_rich() {
 }
 
 # damonitor/damo 3.3.0 (tools/tests/cli.sh has it too): a test oracle,
-# beside the checkout, never used by damo itself.
-DAMO_ORACLE=${DAMO_ORACLE:-$ST_DIR/../../shared/oracles/damonitor-damo}
+# never used by damo itself; scripts/oracle-dir.sh says where it is.
+DAMO_ORACLE=$("$ST_DIR/../scripts/oracle-dir.sh")
 
 @test "damo record writes damonitor/damo's format; it reports our figures" {
 	local rec=$D/rec.data

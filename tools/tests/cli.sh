@@ -79,10 +79,11 @@ python3 "$HERE/mkrec.py" tiny "$T/tiny.data"
 python3 "$HERE/mkrec.py" varied "$T/varied.data"
 
 # damonitor/damo 3.3.0, the test oracle of the record format (never used
-# by damo itself): ../shared/oracles/damonitor-damo beside the checkout, or
-# $DAMO_ORACLE.  Its `damo` is a symbolic link stored as text: run the
-# script it names.
-ORACLE_DIR=${DAMO_ORACLE:-$(dirname "$TOOLS")/../shared/oracles/damonitor-damo}
+# by damo itself), found by scripts/oracle-dir.sh ($DAMO_ORACLE, or
+# ../shared/oracles beside the checkout or beside the one it was cloned
+# from).  Its `damo` is a symbolic link stored as text: run the script it
+# names.
+ORACLE_DIR=$("$(dirname "$TOOLS")/scripts/oracle-dir.sh")
 ORACLE=$ORACLE_DIR/src/damo.py
 
 # oracle_ready: skip (with the reason) unless the oracle can run.
