@@ -138,36 +138,6 @@ init_scratch() {
 	done
 }
 
-# init_zram_swap SIZE: swap on /dev/zram0 of SIZE (e.g. 256M), as the DAMOS
-# selftests set it up, for pageout to have somewhere to put anonymous
-# memory.  Does nothing if zram0 is swapped on already; otherwise fails
-# with the reason in INIT_NO_SWAP.
-# shellcheck disable=SC2034 # INIT_NO_SWAP is for the caller
-init_zram_swap() {
-	local z=/sys/block/zram0 maj min err
-	INIT_NO_SWAP=
-	grep -q '^/dev/zram0 ' /proc/swaps && return 0
-	if [ ! -d "$z" ] && [ -r /sys/class/zram-control/hot_add ]; then
-		read -r _ < /sys/class/zram-control/hot_add
-	fi
-	if [ ! -d "$z" ]; then
-		INIT_NO_SWAP="no $z: this kernel has no zram (CONFIG_ZRAM)"
-		return 1
-	fi
-	if ! command -v mkswap > /dev/null || ! command -v swapon > /dev/null; then
-		INIT_NO_SWAP="mkswap or swapon is not installed"
-		return 1
-	fi
-	if [ ! -b /dev/zram0 ]; then
-		IFS=: read -r maj min < "$z/dev"
-		mknod /dev/zram0 b "$maj" "$min" 2> /dev/null
-	fi
-	echo 1 > "$z/reset" 2> /dev/null
-	if ! err=$( { echo "$1" > "$z/disksize" &&
-		mkswap /dev/zram0 > /dev/null && swapon /dev/zram0; } 2>&1); then
-		INIT_NO_SWAP="cannot swap on zram0: ${err:-unknown error}"
-		return 1
-	fi
-	grep -q '^/dev/zram0 ' /proc/swaps ||
-		{ INIT_NO_SWAP="swapon /dev/zram0 worked but /proc/swaps lacks it"; return 1; }
-}
+# zram_swap_on / zram_swap_off, shared with the selftests
+# shellcheck source=zram-swap.bash
+. "$(dirname "${BASH_SOURCE[0]}")/zram-swap.bash"

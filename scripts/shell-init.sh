@@ -33,7 +33,7 @@ init_mounts
 	fatal "MSH_DIR '${MSH_DIR:-}' is not a directory"
 init_scratch "$top" "$MSH_DIR"
 swap="swap on /dev/zram0 (256 MiB)"
-init_zram_swap 256M || swap="no swap ($INIT_NO_SWAP)"
+zram_swap_on 256M || swap="no swap ($ZRAM_SWAP_WHY)"
 
 export HOME=/tmp TMPDIR=/tmp HISTFILE=/tmp/.bash_history
 export PATH=$top/tools/out:$top/selftests/bin:$PATH

@@ -125,38 +125,16 @@ kmemleak_check() {
 # memory out: if there is none, 128 MiB on /dev/zram0, which teardown
 # takes away again (SWAP_OURS).  Fails with the reason in SWAP_WHY.
 swap_on_zram() {
-	local z=/sys/block/zram0 maj min err
 	SWAP_WHY=
 	[ "$(grep -c '^/' /proc/swaps)" -eq 0 ] || return 0
-	if [ ! -d "$z" ] && [ -r /sys/class/zram-control/hot_add ]; then
-		read -r _ < /sys/class/zram-control/hot_add
-	fi
-	if [ ! -d "$z" ]; then
-		SWAP_WHY="no $z: the kernel has no zram (CONFIG_ZRAM)"
-		return 1
-	fi
-	if ! command -v mkswap > /dev/null || ! command -v swapon > /dev/null; then
-		SWAP_WHY="mkswap or swapon is not installed"
-		return 1
-	fi
-	if [ ! -b /dev/zram0 ]; then
-		IFS=: read -r maj min < "$z/dev"
-		mknod /dev/zram0 b "$maj" "$min" || { SWAP_WHY="mknod failed"; return 1; }
-	fi
-	echo 1 > "$z/reset" 2> /dev/null
-	if ! err=$( { echo 128M > "$z/disksize" && mkswap /dev/zram0 > /dev/null &&
-		swapon /dev/zram0; } 2>&1); then
-		SWAP_WHY="no swap on /dev/zram0: $err"
-		return 1
-	fi
-	SWAP_OURS=1
-	grep -q '^/dev/zram0 ' /proc/swaps
+	zram_swap_on 128M || { SWAP_WHY=$ZRAM_SWAP_WHY; return 1; }
+	SWAP_OURS=$ZRAM_SWAP_MADE
 }
 
 swap_off_zram() {
 	[ -n "${SWAP_OURS:-}" ] || return 0
 	SWAP_OURS=
-	swapoff /dev/zram0 && echo 1 > /sys/block/zram0/reset
+	zram_swap_off
 }
 
 # ------------------------------------------------------------ tests

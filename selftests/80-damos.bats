@@ -21,40 +21,15 @@ MIB=$((1024 * 1024))
 # shmem pages.  DAMOS_NO_SWAP says why there is none (tests needing it
 # skip); DAMOS_SWAP_OURS says whether teardown_file turns it off.
 setup_file() {
-	DAMOS_NO_SWAP=
-	DAMOS_SWAP_OURS=
-	local z=/sys/block/zram0 err maj min
-	if [ ! -d "$z" ] && [ -r /sys/class/zram-control/hot_add ]; then
-		cat /sys/class/zram-control/hot_add > /dev/null 2>&1
-	fi
-	if [ ! -d "$z" ]; then
-		DAMOS_NO_SWAP="no $z: this kernel has no zram (CONFIG_ZRAM)"
-	elif ! command -v mkswap > /dev/null || ! command -v swapon > /dev/null; then
-		DAMOS_NO_SWAP="mkswap or swapon is not installed"
-	elif grep -q '^/dev/zram0 ' /proc/swaps; then
-		:	# already swapping there: use it, leave it
-	else
-		if [ ! -b /dev/zram0 ]; then
-			IFS=: read -r maj min < "$z/dev"
-			mknod /dev/zram0 b "$maj" "$min" 2> /dev/null
-		fi
-		echo 1 > "$z/reset" 2> /dev/null
-		if ! err=$( { echo 256M > "$z/disksize" &&
-			mkswap /dev/zram0 > /dev/null &&
-			swapon /dev/zram0; } 2>&1); then
-			DAMOS_NO_SWAP="cannot swap on zram0: ${err:-unknown error}"
-		elif grep -q '^/dev/zram0 ' /proc/swaps; then
-			DAMOS_SWAP_OURS=1
-		else
-			DAMOS_NO_SWAP="swapon /dev/zram0 worked but /proc/swaps lacks it"
-		fi
-	fi
+	zram_swap_on 256M || :	# the reason, if any, is in ZRAM_SWAP_WHY
+	DAMOS_NO_SWAP=$ZRAM_SWAP_WHY
+	DAMOS_SWAP_OURS=$ZRAM_SWAP_MADE
 	export DAMOS_NO_SWAP DAMOS_SWAP_OURS
 }
 
 teardown_file() {
 	[ -n "${DAMOS_SWAP_OURS:-}" ] || return 0
-	swapoff /dev/zram0 && echo 1 > /sys/block/zram0/reset
+	zram_swap_off
 }
 
 need_swap() {

@@ -9,6 +9,9 @@
 
 ST_DIR=${ST_DIR:-$(cd "$BATS_TEST_DIRNAME" && pwd)}
 ST_BIN=${ST_BIN:-$ST_DIR/bin}
+# zram_swap_on / zram_swap_off (swap for the suites that page out)
+# shellcheck source=../scripts/zram-swap.bash
+. "$ST_DIR/../scripts/zram-swap.bash"
 ST_PIDS=()
 
 # Intervals for tests that judge hot memory against cold (README.md,
