@@ -73,7 +73,7 @@ static void damon_cfs_plan_release(struct kref *kref)
 	}
 	kfree(plan->targets);
 	for (i = 0; i < plan->nr_schemes; i++)
-		damos_destroy_scheme(plan->schemes[i]);
+		damos_scheme_free(plan->schemes[i]);
 	kfree(plan->schemes);
 	/* only set while the plan is queued, which holds a reference */
 	WARN_ON_ONCE(plan->superseded);
@@ -288,12 +288,12 @@ static int damon_cfs_apply_scheme(struct damon_ctx *ctx, struct damos *src)
 			return 0;
 		}
 	}
-	s = damos_new_scheme();
+	s = damos_scheme_alloc();
 	if (!s)
 		return -ENOMEM;
 	s->priv = src->priv;
 	damos_commit(ctx, s, src);
-	damos_add_scheme(ctx, s);
+	damos_scheme_append(ctx, s);
 	return 0;
 }
 
@@ -318,12 +318,12 @@ static int damon_cfs_apply_plan(struct damon_ctx *ctx,
 		pt = &plan->targets[i];
 		t = damon_cfs_find_target(ctx, pt->ct);
 		if (!t) {
-			t = damon_new_target();
+			t = damon_target_alloc();
 			if (!t)
 				return -ENOMEM;
 			t->pid = get_pid(pt->pid);
 			t->priv = pt->ct;
-			damon_add_target(ctx, t);
+			damon_target_append(ctx, t);
 		}
 		if (pt->refit && pt->nr_ranges) {
 			err = damon_set_regions(t, pt->ranges, pt->nr_ranges);
@@ -622,7 +622,7 @@ static void damon_cfs_before_terminate(struct damon_ctx *ctx)
 bool damon_cfs_running(struct damon_cfs_ctx *cctx)
 {
 	lockdep_assert_held(&cctx->lock);
-	return cctx->live && damon_is_running(cctx->live);
+	return cctx->live && damon_kdamond_running(cctx->live);
 }
 
 /*
@@ -639,7 +639,7 @@ void damon_cfs_reap(struct damon_cfs_ctx *cctx)
 		return;
 	scoped_guard(spinlock, &cctx->plan_lock)
 		ended = cctx->live_ended;
-	if (ended || !damon_is_running(cctx->live))
+	if (ended || !damon_kdamond_running(cctx->live))
 		damon_cfs_off(cctx);
 }
 
@@ -666,12 +666,12 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
 
-	ctx = damon_new_ctx();
+	ctx = damon_ctx_alloc();
 	if (!ctx) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = damon_select_ops(ctx, plan->ops_id);
+	err = damon_ctx_set_ops(ctx, plan->ops_id);
 	if (!err)
 		err = damon_cfs_apply_plan(ctx, plan);
 	if (!err)
@@ -695,7 +695,7 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	goto out;
 fail:
 	damon_cfs_unpin_all(cctx);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 out:
 	damon_cfs_plan_put(plan);
 	return err;
@@ -719,7 +719,7 @@ void damon_cfs_off(struct damon_cfs_ctx *cctx)
 	cctx->nr_aggregations = cctx->live->nr_aggregations;
 	damon_for_each_scheme(s, cctx->live)
 		damos_cfs_publish(s);	/* the final counts */
-	damon_destroy_ctx(cctx->live);
+	damon_ctx_free(cctx->live);
 	cctx->live = NULL;
 	damon_cfs_unpin_all(cctx);
 }

@@ -374,10 +374,10 @@ static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 	struct damos_filter *f;
 	unsigned int i;
 
-	f = damos_new_filter(cf->type, cf->matching);
+	f = damos_filter_alloc(cf->type, cf->matching);
 	if (!f)
 		return -ENOMEM;
-	damos_add_filter(s, f);
+	damos_filter_append(s, f);
 	switch (cf->type) {
 	case DAMOS_FILTER_ADDR:
 		if (cf->addr_start >= cf->addr_end)
@@ -422,7 +422,7 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 		return ERR_PTR(damon_cfs_refuse(cctx, -EINVAL, "scheme %s: %s cannot %s\n",
 						name, damon_ops_name(ops_id),
 						damos_action_name(cs->action)));
-	s = damos_new_scheme();
+	s = damos_scheme_alloc();
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->priv = cs;
@@ -448,6 +448,6 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 	}
 	return s;
 fail:
-	damos_destroy_scheme(s);
+	damos_scheme_free(s);
 	return ERR_PTR(err);
 }

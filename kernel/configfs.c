@@ -330,7 +330,7 @@ static ssize_t damon_cfs_ctx_kdamond_pid_show(struct config_item *item,
 	guard(mutex)(&cctx->lock);
 	damon_cfs_reap(cctx);
 	return sysfs_emit(page, "%d\n",
-			  cctx->live ? damon_kdamond_pid(cctx->live) : -1);
+			  cctx->live ? damon_ctx_kdamond_pid(cctx->live) : -1);
 }
 
 static ssize_t damon_cfs_ctx_nr_aggregations_show(struct config_item *item,

@@ -33,7 +33,7 @@ static const char * const damon_ops_names[NR_DAMON_OPS] = {
 
 /* ------------------------------------------------------------ regions */
 
-struct damon_region *damon_new_region(unsigned long start, unsigned long end)
+struct damon_region *damon_region_alloc(unsigned long start, unsigned long end)
 {
 	struct damon_region *r;
 
@@ -50,20 +50,20 @@ struct damon_region *damon_new_region(unsigned long start, unsigned long end)
 }
 
 /* Insert @r after @pos, or first when @pos is NULL. */
-void damon_insert_region(struct damon_region *r, struct damon_region *pos,
+void damon_region_insert(struct damon_region *r, struct damon_region *pos,
 			 struct damon_target *t)
 {
 	list_add(&r->list, pos ? &pos->list : &t->regions);
 	t->nr_regions++;
 }
 
-void damon_add_region(struct damon_region *r, struct damon_target *t)
+void damon_region_append(struct damon_region *r, struct damon_target *t)
 {
 	list_add_tail(&r->list, &t->regions);
 	t->nr_regions++;
 }
 
-void damon_destroy_region(struct damon_region *r, struct damon_target *t)
+void damon_region_free(struct damon_region *r, struct damon_target *t)
 {
 	list_del(&r->list);
 	t->nr_regions--;
@@ -72,7 +72,7 @@ void damon_destroy_region(struct damon_region *r, struct damon_target *t)
 
 /* ------------------------------------------------------------ targets */
 
-struct damon_target *damon_new_target(void)
+struct damon_target *damon_target_alloc(void)
 {
 	struct damon_target *t;
 
@@ -84,18 +84,18 @@ struct damon_target *damon_new_target(void)
 	return t;
 }
 
-void damon_add_target(struct damon_ctx *ctx, struct damon_target *t)
+void damon_target_append(struct damon_ctx *ctx, struct damon_target *t)
 {
 	list_add_tail(&t->list, &ctx->targets);
 }
 
 /* Unlink @t from its context, if any, and free it with its regions. */
-void damon_destroy_target(struct damon_target *t)
+void damon_target_free(struct damon_target *t)
 {
-	struct damon_region *r, *next;
+	struct damon_region *r, *tmp;
 
-	damon_for_each_region_safe(r, next, t)
-		damon_destroy_region(r, t);
+	damon_for_each_region_safe(r, tmp, t)
+		damon_region_free(r, t);
 	list_del(&t->list);
 	put_pid(t->pid);
 	kfree(t);
@@ -137,7 +137,7 @@ struct damon_attrs damon_default_attrs(void)
 	};
 }
 
-struct damon_ctx *damon_new_ctx(void)
+struct damon_ctx *damon_ctx_alloc(void)
 {
 	struct damon_ctx *ctx;
 
@@ -149,22 +149,22 @@ struct damon_ctx *damon_new_ctx(void)
 	INIT_LIST_HEAD(&ctx->targets);
 	INIT_LIST_HEAD(&ctx->schemes);
 	mutex_init(&ctx->kdamond_lock);
-	init_completion(&ctx->kdamond_started);
+	init_completion(&ctx->kdamond_up);
 	prandom_seed_state(&ctx->rnd, get_random_u64());
 	return ctx;
 }
 
 /* Stop the context if it runs, then free it with all its targets. */
-void damon_destroy_ctx(struct damon_ctx *ctx)
+void damon_ctx_free(struct damon_ctx *ctx)
 {
-	struct damon_target *t, *next;
-	struct damos *s, *snext;
+	struct damon_target *t, *tmp;
+	struct damos *s, *stmp;
 
 	damon_stop(ctx);
-	damon_for_each_target_safe(t, next, ctx)
-		damon_destroy_target(t);
-	damon_for_each_scheme_safe(s, snext, ctx)
-		damos_destroy_scheme(s);
+	damon_for_each_target_safe(t, tmp, ctx)
+		damon_target_free(t);
+	damon_for_each_scheme_safe(s, stmp, ctx)
+		damos_scheme_free(s);
 	mutex_destroy(&ctx->kdamond_lock);
 	kfree(ctx);
 }
@@ -291,8 +291,8 @@ int damon_register_ops(const struct damon_operations *ops)
 	int err = 0;
 
 	if (ops->id >= NR_DAMON_OPS || !ops->init ||
-	    !ops->prepare_access_checks || !ops->check_accesses ||
-	    !ops->target_valid)
+	    !ops->prepare_samples || !ops->check_samples ||
+	    !ops->target_alive)
 		return -EINVAL;
 
 	mutex_lock(&damon_ops_lock);
@@ -317,7 +317,7 @@ bool damon_ops_registered(enum damon_ops_id id)
 }
 
 /* Use operations @id for @ctx; the context must not be running. */
-int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id)
+int damon_ctx_set_ops(struct damon_ctx *ctx, enum damon_ops_id id)
 {
 	int err = 0;
 

@@ -36,7 +36,7 @@ static bool kdamond_any_target_valid(struct damon_ctx *ctx)
 	struct damon_target *t;
 
 	damon_for_each_target(t, ctx)
-		if (ctx->ops.target_valid(t))
+		if (ctx->ops.target_alive(t))
 			return true;
 	return false;
 }
@@ -131,7 +131,7 @@ static int kdamond_fn(void *data)
 	if (!err && ctx->cb.before_start)
 		err = ctx->cb.before_start(ctx);
 	/* damon_start() returns only now: before_start has had its say */
-	complete(&ctx->kdamond_started);
+	complete(&ctx->kdamond_up);
 	if (err)
 		goto done;
 
@@ -141,7 +141,7 @@ static int kdamond_fn(void *data)
 
 	while (!kthread_should_stop() && kdamond_any_target_valid(ctx)) {
 		if (!prepared)
-			ctx->ops.prepare_access_checks(ctx);
+			ctx->ops.prepare_samples(ctx);
 		kdamond_sleep(ctx->attrs.sample_us);
 		if (kthread_should_stop())
 			break;
@@ -153,7 +153,7 @@ static int kdamond_fn(void *data)
 		 */
 		prepared = ctx->passed_samples + 1 < ctx->next_aggr_sample &&
 			   ctx->passed_samples + 1 < ctx->next_update_sample;
-		max_nr_accesses = ctx->ops.check_accesses(ctx, prepared);
+		max_nr_accesses = ctx->ops.check_samples(ctx, prepared);
 		ctx->passed_samples++;
 
 		if (ctx->passed_samples >= ctx->next_aggr_sample &&
@@ -223,7 +223,7 @@ int damon_start(struct damon_ctx *ctx, const char *name)
 	damon_reap_kdamond(ctx);	/* one that finished on its own */
 
 	damon_for_each_target(t, ctx) {
-		if (!ctx->ops.target_valid(t)) {
+		if (!ctx->ops.target_alive(t)) {
 			err = -ESRCH;
 			goto out;
 		}
@@ -239,9 +239,9 @@ int damon_start(struct damon_ctx *ctx, const char *name)
 	}
 	get_task_struct(tsk);
 	ctx->kdamond = tsk;
-	reinit_completion(&ctx->kdamond_started);
+	reinit_completion(&ctx->kdamond_up);
 	wake_up_process(tsk);
-	wait_for_completion(&ctx->kdamond_started);
+	wait_for_completion(&ctx->kdamond_up);
 out:
 	mutex_unlock(&ctx->kdamond_lock);
 	return err;
@@ -265,7 +265,7 @@ int damon_stop(struct damon_ctx *ctx)
 	return alive ? 0 : -EPERM;
 }
 
-bool damon_is_running(struct damon_ctx *ctx)
+bool damon_kdamond_running(struct damon_ctx *ctx)
 {
 	bool ret;
 
@@ -279,7 +279,7 @@ bool damon_is_running(struct damon_ctx *ctx)
  * The kdamond's pid as the caller's pid namespace sees it (0 if it does not
  * see the kdamond), or -1 when not running.
  */
-int damon_kdamond_pid(struct damon_ctx *ctx)
+int damon_ctx_kdamond_pid(struct damon_ctx *ctx)
 {
 	int pid = -1;
 

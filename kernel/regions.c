@@ -64,7 +64,7 @@ struct damon_region *damon_split_region_at(struct damon_target *t,
 {
 	struct damon_region *n;
 
-	n = damon_new_region(r->start + sz_left, r->end);
+	n = damon_region_alloc(r->start + sz_left, r->end);
 	if (!n)
 		return NULL;	/* keep monitoring with one region fewer */
 	n->nr_accesses = r->nr_accesses;
@@ -73,7 +73,7 @@ struct damon_region *damon_split_region_at(struct damon_target *t,
 	r->end = n->start;
 	r->last_start = r->start;
 	r->last_end = r->end;
-	damon_insert_region(n, r, t);
+	damon_region_insert(n, r, t);
 	return n;
 }
 
@@ -104,7 +104,7 @@ void damon_merge_two_regions(struct damon_target *t, struct damon_region *l,
 	l->last_start = min(l->last_start, r->last_start);
 	l->last_end = max(l->last_end, r->last_end);
 	l->end = r->end;
-	damon_destroy_region(r, t);
+	damon_region_free(r, t);
 }
 
 /*
@@ -114,9 +114,9 @@ void damon_merge_two_regions(struct damon_target *t, struct damon_region *l,
 void damon_merge_regions_of(struct damon_target *t, unsigned int thres,
 			    unsigned long sz_limit)
 {
-	struct damon_region *r, *next, *prev = NULL;
+	struct damon_region *r, *tmp, *prev = NULL;
 
-	damon_for_each_region_safe(r, next, t) {
+	damon_for_each_region_safe(r, tmp, t) {
 		/* adjacent, alike, and together no larger than the limit */
 		if (prev && prev->end == r->start &&
 		    abs_diff(prev->nr_accesses, r->nr_accesses) <= thres &&
@@ -172,11 +172,11 @@ void damon_reset_aggregated(struct damon_target *t)
  */
 void damon_split_regions_of(struct damon_target *t, unsigned int nr_subs)
 {
-	struct damon_region *r, *next;
+	struct damon_region *r, *tmp;
 	unsigned long sz, sz_left;
 	unsigned int i;
 
-	damon_for_each_region_safe(r, next, t) {
+	damon_for_each_region_safe(r, tmp, t) {
 		for (i = 1; i < nr_subs; i++) {
 			sz = damon_sz_region(r);
 			if (sz < 2 * DAMON_MIN_REGION)
@@ -361,13 +361,13 @@ int damon_split_region_evenly(struct damon_target *t, struct damon_region *r,
 	end = r->end;
 	r->end = r->start + sz_piece;
 	for (i = 1; i < nr_pieces; i++) {
-		n = damon_new_region(r->end, i == nr_pieces - 1 ?
+		n = damon_region_alloc(r->end, i == nr_pieces - 1 ?
 				     end : r->end + sz_piece);
 		if (!n) {
 			r->end = end;	/* give the rest back to the last piece */
 			return -ENOMEM;
 		}
-		damon_insert_region(n, r, t);
+		damon_region_insert(n, r, t);
 		r = n;
 	}
 	return 0;
@@ -417,25 +417,25 @@ static int damon_fill_range(struct damon_target *t, unsigned long start,
 				(*prev)->end = end;
 				return 0;
 			}
-			n = damon_new_region(start, end);
+			n = damon_region_alloc(start, end);
 			if (!n)
 				return -ENOMEM;
-			damon_insert_region(n, *prev, t);
+			damon_region_insert(n, *prev, t);
 			*prev = n;
 			return 0;
 		}
 		if ((*r)->start > addr && addr == start) {
 			(*r)->start = start;	/* the range's first region */
 		} else if ((*r)->start > addr) {
-			n = damon_new_region(addr, (*r)->start);
+			n = damon_region_alloc(addr, (*r)->start);
 			if (!n)
 				return -ENOMEM;
-			damon_insert_region(n, *prev, t);
+			damon_region_insert(n, *prev, t);
 		}
 		*prev = *r;
 		addr = (*r)->end;
 		*r = list_is_last(&(*r)->list, &t->regions) ?
-			NULL : damon_next_region(*r);
+			NULL : damon_region_next(*r);
 	}
 	return 0;
 }
@@ -451,7 +451,7 @@ int damon_set_regions(struct damon_target *t,
 		      const struct damon_addr_range *ranges,
 		      unsigned int nr_ranges)
 {
-	struct damon_region *r, *next, *prev = NULL;
+	struct damon_region *r, *tmp, *prev = NULL;
 	unsigned int i;
 	bool inside;
 	int err;
@@ -462,13 +462,13 @@ int damon_set_regions(struct damon_target *t,
 		damon_split_at_addr(t, damon_range_end(&ranges[i]));
 	}
 
-	damon_for_each_region_safe(r, next, t) {
+	damon_for_each_region_safe(r, tmp, t) {
 		inside = false;
 		for (i = 0; i < nr_ranges && !inside; i++)
 			inside = r->start < damon_range_end(&ranges[i]) &&
 				 damon_range_start(&ranges[i]) < r->end;
 		if (!inside)
-			damon_destroy_region(r, t);
+			damon_region_free(r, t);
 	}
 
 	/* Every region left lies inside one range: fill the ranges in. */

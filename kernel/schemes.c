@@ -85,7 +85,7 @@ void damos_default_params(struct damos_access_pattern *pattern,
 	};
 }
 
-struct damos *damos_new_scheme(void)
+struct damos *damos_scheme_alloc(void)
 {
 	struct damos *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
@@ -98,24 +98,24 @@ struct damos *damos_new_scheme(void)
 	return s;
 }
 
-void damos_add_scheme(struct damon_ctx *ctx, struct damos *s)
+void damos_scheme_append(struct damon_ctx *ctx, struct damos *s)
 {
 	list_add_tail(&s->list, &ctx->schemes);
 }
 
 /* Unlink @s from its context, if any, and free it with its filters. */
-void damos_destroy_scheme(struct damos *s)
+void damos_scheme_free(struct damos *s)
 {
-	struct damos_filter *f, *next;
+	struct damos_filter *f, *tmp;
 
-	damos_for_each_filter_safe(f, next, s)
-		damos_destroy_filter(f);
+	damos_for_each_filter_safe(f, tmp, s)
+		damos_filter_free(f);
 	list_del(&s->list);
 	kfree(s);
 }
 
-struct damos_filter *damos_new_filter(enum damos_filter_type type,
-				      bool matching)
+struct damos_filter *damos_filter_alloc(enum damos_filter_type type,
+					bool matching)
 {
 	struct damos_filter *f = kzalloc(sizeof(*f), GFP_KERNEL);
 
@@ -127,12 +127,12 @@ struct damos_filter *damos_new_filter(enum damos_filter_type type,
 	return f;
 }
 
-void damos_add_filter(struct damos *s, struct damos_filter *f)
+void damos_filter_append(struct damos *s, struct damos_filter *f)
 {
 	list_add_tail(&f->list, &s->filters);
 }
 
-void damos_destroy_filter(struct damos_filter *f)
+void damos_filter_free(struct damos_filter *f)
 {
 	list_del(&f->list);
 	kfree(f);
@@ -511,7 +511,7 @@ static bool damos_due(struct damon_ctx *ctx, struct damos *s)
 void damos_apply_schemes(struct damon_ctx *ctx)
 {
 	struct damon_target *t;
-	struct damon_region *r, *next;
+	struct damon_region *r, *tmp;
 	struct damos *s;
 	unsigned int tidx;
 
@@ -527,7 +527,7 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 		tidx = 0;
 		damon_for_each_target(t, ctx) {
 			damos_cut_at_filters(s, t);
-			damon_for_each_region_safe(r, next, t) {
+			damon_for_each_region_safe(r, tmp, t) {
 				if (damos_pattern_match(&s->pattern, r))
 					damos_apply_region(ctx, t, tidx, r, s);
 				cond_resched();
@@ -556,7 +556,7 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
 {
 	struct damos_quota *q = &dst->quota;
-	struct damos_filter *f, *next;
+	struct damos_filter *f, *tmp;
 	bool active;
 
 	dst->pattern = src->pattern;
@@ -587,7 +587,7 @@ void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
 	dst->wmarks.active = active;
 	dst->wmarks.next_check_ns = 0;	/* measure with the new bounds */
 
-	damos_for_each_filter_safe(f, next, dst)
-		damos_destroy_filter(f);
+	damos_for_each_filter_safe(f, tmp, dst)
+		damos_filter_free(f);
 	list_splice_init(&src->filters, &dst->filters);
 }

@@ -127,10 +127,10 @@ int damon_va_init_target_regions(struct damon_target *t,
 	}
 
 	for (i = 0; i < 3; i++) {
-		r[i] = damon_new_region(regions[i].start, regions[i].end);
+		r[i] = damon_region_alloc(regions[i].start, regions[i].end);
 		if (!r[i])
 			return -ENOMEM;
-		damon_add_region(r[i], t);
+		damon_region_append(r[i], t);
 	}
 	for (i = 0; i < 3; i++) {
 		err = damon_split_region_evenly(t, r[i], pieces[i]);
@@ -155,7 +155,7 @@ static struct mm_struct *damon_va_get_mm(struct damon_target *t)
 	return mm;
 }
 
-static int damon_va_three_regions(struct damon_target *t,
+static int damon_va_mapped_ranges(struct damon_target *t,
 				  struct damon_addr_range regions[3])
 {
 	struct damon_gap_finder f;
@@ -319,24 +319,25 @@ static int damon_va_probe_hugetlb_entry(pte_t *pte, unsigned long hmask,
 					struct mm_walk *walk)
 {
 	struct damon_va_probe *probe = walk->private;
-	struct hstate *h = hstate_vma(walk->vma);
+	struct mm_struct *mm = probe->vma->vm_mm;
+	struct hstate *h = hstate_vma(probe->vma);
 	unsigned long haddr = addr & hmask, sz = huge_page_size(h);
 	struct folio *folio;
 	spinlock_t *ptl;	/* the huge PTE's lock */
 	pte_t entry;
 	bool young;
 
-	ptl = huge_pte_lock(h, walk->mm, pte);
-	entry = huge_ptep_get(walk->mm, haddr, pte);
+	ptl = huge_pte_lock(h, mm, pte);
+	entry = huge_ptep_get(mm, haddr, pte);
 	if (pte_present(entry)) {
 		folio = pfn_folio(pte_pfn(entry));
 		young = pte_young(entry);
 		if (probe->mkold) {
 			if (young)
-				set_huge_pte_at(walk->mm, haddr, pte,
+				set_huge_pte_at(mm, haddr, pte,
 						pte_mkold(entry), sz);
 #ifdef CONFIG_MMU_NOTIFIER
-			if (mmu_notifier_clear_young(walk->mm, haddr,
+			if (mmu_notifier_clear_young(mm, haddr,
 						     haddr + sz))
 				young = true;
 #endif
@@ -410,7 +411,7 @@ static bool damon_va_probe(struct damon_va_pass *pass, unsigned long addr,
 
 /* ------------------------------------------------------- operations */
 
-static bool damon_va_target_valid(struct damon_target *t)
+static bool damon_va_target_alive(struct damon_target *t)
 {
 	return damon_pid_has_mm(t->pid);
 }
@@ -429,7 +430,7 @@ static int damon_va_init(struct damon_ctx *ctx)
 		 * regions yet, starts without regions; the update step keeps
 		 * looking for them.
 		 */
-		if (damon_va_three_regions(t, regions))
+		if (damon_va_mapped_ranges(t, regions))
 			continue;
 		err = damon_va_init_target_regions(t, regions,
 						   ctx->attrs.min_nr_regions);
@@ -450,13 +451,13 @@ static int damon_fva_init(struct damon_ctx *ctx)
 }
 
 /* Follow mapping changes: regions are fitted to the new three regions. */
-static void damon_va_update(struct damon_ctx *ctx)
+static void damon_va_follow_mappings(struct damon_ctx *ctx)
 {
 	struct damon_addr_range regions[3];
 	struct damon_target *t;
 
 	damon_for_each_target(t, ctx) {
-		if (damon_va_three_regions(t, regions))
+		if (damon_va_mapped_ranges(t, regions))
 			continue;
 		damon_set_regions(t, regions, 3);
 	}
@@ -521,13 +522,13 @@ static unsigned int damon_va_sample(struct damon_ctx *ctx, bool check,
 	return max_nr_accesses;
 }
 
-static void damon_va_prepare_access_checks(struct damon_ctx *ctx)
+static void damon_va_prepare_samples(struct damon_ctx *ctx)
 {
 	damon_va_sample(ctx, false, true);
 }
 
-static unsigned int damon_va_check_accesses(struct damon_ctx *ctx,
-					    bool prepare_next)
+static unsigned int damon_va_check_samples(struct damon_ctx *ctx,
+					   bool prepare_next)
 {
 	return damon_va_sample(ctx, true, prepare_next);
 }
@@ -583,7 +584,7 @@ static bool damon_va_next_chunk(struct mm_struct *mm, unsigned long addr,
  * mmap lock is not held across do_madvise(), which takes it itself.
  * Returns the bytes the action succeeded on.
  */
-static unsigned long damon_va_apply_scheme(struct damon_ctx *ctx,
+static unsigned long damon_va_apply_action(struct damon_ctx *ctx,
 					   struct damon_target *t,
 					   unsigned long start,
 					   unsigned long end, struct damos *s)
@@ -616,11 +617,11 @@ static int __init damon_va_register(void)
 		.id = DAMON_OPS_VADDR,
 		.name = "vaddr",
 		.init = damon_va_init,
-		.update = damon_va_update,
-		.prepare_access_checks = damon_va_prepare_access_checks,
-		.check_accesses = damon_va_check_accesses,
-		.target_valid = damon_va_target_valid,
-		.apply_scheme = damon_va_apply_scheme,
+		.update = damon_va_follow_mappings,
+		.prepare_samples = damon_va_prepare_samples,
+		.check_samples = damon_va_check_samples,
+		.target_alive = damon_va_target_alive,
+		.apply_scheme = damon_va_apply_action,
 	};
 	int err;
 

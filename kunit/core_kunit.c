@@ -13,26 +13,26 @@
 
 static void damon_test_target_lifecycle(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damon_target *t = damon_new_target();
+	struct damon_ctx *ctx = damon_ctx_alloc();
+	struct damon_target *t = damon_target_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->targets));
-	damon_add_target(ctx, t);
+	damon_target_append(ctx, t);
 	KUNIT_EXPECT_FALSE(test, list_empty(&ctx->targets));
-	damon_add_region(damon_new_region(0, PAGE_SIZE), t);
-	damon_add_region(damon_new_region(PAGE_SIZE, PAGE_SIZE * 3), t);
+	damon_region_append(damon_region_alloc(0, PAGE_SIZE), t);
+	damon_region_append(damon_region_alloc(PAGE_SIZE, PAGE_SIZE * 3), t);
 	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 2U);
-	damon_destroy_target(t);
+	damon_target_free(t);
 	KUNIT_EXPECT_TRUE(test, list_empty(&ctx->targets));
 	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 0U);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_ctx_defaults(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	KUNIT_EXPECT_EQ(test, ctx->attrs.sample_us, 5000UL);
@@ -41,9 +41,9 @@ static void damon_test_ctx_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->attrs.min_nr_regions, 10UL);
 	KUNIT_EXPECT_EQ(test, ctx->attrs.max_nr_regions, 1000UL);
 	KUNIT_EXPECT_EQ(test, damon_validate_attrs(&ctx->attrs), 0);
-	KUNIT_EXPECT_FALSE(test, damon_is_running(ctx));
-	KUNIT_EXPECT_EQ(test, damon_kdamond_pid(ctx), -1);
-	damon_destroy_ctx(ctx);
+	KUNIT_EXPECT_FALSE(test, damon_kdamond_running(ctx));
+	KUNIT_EXPECT_EQ(test, damon_ctx_kdamond_pid(ctx), -1);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_validate_attrs(struct kunit *test)
@@ -75,16 +75,16 @@ static void damon_test_validate_attrs(struct kunit *test)
 
 static void damon_test_set_attrs_rescales(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damon_target *t = damon_new_target();
-	struct damon_region *r = damon_new_region(0, PAGE_SIZE);
+	struct damon_ctx *ctx = damon_ctx_alloc();
+	struct damon_target *t = damon_target_alloc();
+	struct damon_region *r = damon_region_alloc(0, PAGE_SIZE);
 	struct damon_attrs a;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	damon_add_target(ctx, t);
-	damon_add_region(r, t);
+	damon_target_append(ctx, t);
+	damon_region_append(r, t);
 	/* defaults: 20 samples per aggregation */
 	r->nr_accesses = 10;
 	r->last_nr_accesses = 20;
@@ -102,7 +102,7 @@ static void damon_test_set_attrs_rescales(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, damon_set_attrs(ctx, &a), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ctx->attrs.sample_us, 5000UL);
 	KUNIT_EXPECT_EQ(test, r->nr_accesses, 20U);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_mul_div(struct kunit *test)
@@ -131,7 +131,7 @@ static void damon_test_mul_div_large(struct kunit *test)
  */
 static void damon_test_set_attrs_reschedules(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 	struct damon_attrs a;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
@@ -155,13 +155,13 @@ static void damon_test_set_attrs_reschedules(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, damon_set_attrs(ctx, &a), 0);
 	KUNIT_EXPECT_EQ(test, ctx->next_aggr_sample, 1000UL + 100);
 	KUNIT_EXPECT_EQ(test, ctx->next_update_sample, 1000UL + 1000);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_ops_registry(struct kunit *test)
 {
 	struct damon_operations bad = { .id = DAMON_OPS_PADDR };
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 	enum damon_ops_id id;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
@@ -172,13 +172,13 @@ static void damon_test_ops_registry(struct kunit *test)
 	/* incomplete operations are refused; a taken id too */
 	KUNIT_EXPECT_EQ(test, damon_register_ops(&bad), -EINVAL);
 	ctx->ops.id = NR_DAMON_OPS;
-	KUNIT_ASSERT_EQ(test, damon_select_ops(ctx, DAMON_OPS_VADDR), 0);
+	KUNIT_ASSERT_EQ(test, damon_ctx_set_ops(ctx, DAMON_OPS_VADDR), 0);
 	KUNIT_EXPECT_EQ(test, damon_register_ops(&ctx->ops), -EBUSY);
 
 	KUNIT_EXPECT_EQ(test, ctx->ops.id, DAMON_OPS_VADDR);
 	KUNIT_EXPECT_STREQ(test, ctx->ops.name, "vaddr");
 	KUNIT_EXPECT_TRUE(test, damon_target_has_pid(ctx));
-	KUNIT_EXPECT_EQ(test, damon_select_ops(ctx, NR_DAMON_OPS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, damon_ctx_set_ops(ctx, NR_DAMON_OPS), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ctx->ops.id, DAMON_OPS_VADDR);
 
 	KUNIT_EXPECT_EQ(test, damon_ops_id_of("fvaddr", &id), 0);
@@ -189,7 +189,7 @@ static void damon_test_ops_registry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, damon_ops_id_of("", &id), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, damon_ops_name(DAMON_OPS_FVADDR), "fvaddr");
 	KUNIT_EXPECT_NULL(test, damon_ops_name(NR_DAMON_OPS));
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static int exit_at_once(void *data)
@@ -206,34 +206,34 @@ static int exit_at_once(void *data)
  */
 static void damon_test_pid_reuse_safety(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damon_target *t = damon_new_target();
+	struct damon_ctx *ctx = damon_ctx_alloc();
+	struct damon_target *t = damon_target_alloc();
 	struct task_struct *task;
 	struct pid *other;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_EQ(test, damon_select_ops(ctx, DAMON_OPS_VADDR), 0);
-	damon_add_target(ctx, t);
+	KUNIT_ASSERT_EQ(test, damon_ctx_set_ops(ctx, DAMON_OPS_VADDR), 0);
+	damon_target_append(ctx, t);
 
 	task = kthread_create(exit_at_once, NULL, "damon_kunit_pid");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	get_task_struct(task);
 	t->pid = get_task_pid(task, PIDTYPE_PID);
-	KUNIT_EXPECT_FALSE(test, ctx->ops.target_valid(t));
+	KUNIT_EXPECT_FALSE(test, ctx->ops.target_alive(t));
 
 	wake_up_process(task);
 	kthread_stop_put(task);
 	/* the pid is detached when the exited thread is reaped */
 	for (i = 0; i < 200 && pid_has_task(t->pid, PIDTYPE_PID); i++)
 		usleep_range(5000, 6000);
-	KUNIT_EXPECT_FALSE(test, ctx->ops.target_valid(t));
+	KUNIT_EXPECT_FALSE(test, ctx->ops.target_alive(t));
 
 	other = find_get_pid(pid_nr(t->pid));
 	KUNIT_EXPECT_TRUE(test, other != t->pid);
 	put_pid(other);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /* ------------------------------------------------ a kdamond with fake ops */
@@ -241,7 +241,7 @@ static void damon_test_pid_reuse_safety(struct kunit *test)
 struct fake_ops_state {
 	atomic_t nr_init;
 	atomic_t nr_prepare;
-	atomic_t nr_prepare_alone;	/* by prepare_access_checks() */
+	atomic_t nr_prepare_alone;	/* by prepare_samples() */
 	atomic_t nr_check;
 	atomic_t nr_aggregated;
 	atomic_t nr_terminated;
@@ -261,7 +261,7 @@ static int fake_init(struct damon_ctx *ctx)
 	atomic_inc(&fake.nr_init);
 	damon_for_each_target(t, ctx)
 		if (!t->nr_regions)
-			damon_add_region(damon_new_region(0, PAGE_SIZE * 64), t);
+			damon_region_append(damon_region_alloc(0, PAGE_SIZE * 64), t);
 	return 0;
 }
 
@@ -322,7 +322,7 @@ static void fake_before_terminate(struct damon_ctx *ctx)
 
 static struct damon_ctx *new_fake_ctx(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	memset(&fake, 0, sizeof(fake));
@@ -333,9 +333,9 @@ static struct damon_ctx *new_fake_ctx(struct kunit *test)
 		.id = DAMON_OPS_PADDR,
 		.name = "fake",
 		.init = fake_init,
-		.prepare_access_checks = fake_prepare,
-		.check_accesses = fake_check,
-		.target_valid = fake_valid,
+		.prepare_samples = fake_prepare,
+		.check_samples = fake_check,
+		.target_alive = fake_valid,
 	};
 	ctx->cb.after_aggregation = fake_after_aggregation;
 	ctx->cb.before_terminate = fake_before_terminate;
@@ -343,7 +343,7 @@ static struct damon_ctx *new_fake_ctx(struct kunit *test)
 	ctx->attrs.aggr_us = 4000;
 	ctx->attrs.update_us = 8000;
 	ctx->attrs.min_nr_regions = 3;
-	damon_add_target(ctx, damon_new_target());
+	damon_target_append(ctx, damon_target_alloc());
 	return ctx;
 }
 
@@ -360,14 +360,14 @@ static void damon_test_kdamond_lifecycle(struct kunit *test)
 	struct damon_ctx *ctx = new_fake_ctx(test);
 
 	KUNIT_ASSERT_EQ(test, damon_start(ctx, "kunit"), 0);
-	KUNIT_EXPECT_TRUE(test, damon_is_running(ctx));
-	KUNIT_EXPECT_GT(test, damon_kdamond_pid(ctx), 0);
+	KUNIT_EXPECT_TRUE(test, damon_kdamond_running(ctx));
+	KUNIT_EXPECT_GT(test, damon_ctx_kdamond_pid(ctx), 0);
 	KUNIT_EXPECT_EQ(test, damon_start(ctx, "kunit"), -EBUSY);
 
 	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&fake.nr_aggregated) >= 3));
 	KUNIT_EXPECT_EQ(test, damon_stop(ctx), 0);
-	KUNIT_EXPECT_FALSE(test, damon_is_running(ctx));
-	KUNIT_EXPECT_EQ(test, damon_kdamond_pid(ctx), -1);
+	KUNIT_EXPECT_FALSE(test, damon_kdamond_running(ctx));
+	KUNIT_EXPECT_EQ(test, damon_ctx_kdamond_pid(ctx), -1);
 	KUNIT_EXPECT_EQ(test, damon_stop(ctx), -EPERM);
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&fake.nr_init), 1);
@@ -388,7 +388,7 @@ static void damon_test_kdamond_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_LE(test, atomic_read(&fake.nr_prepare_alone),
 			atomic_read(&fake.nr_aggregated) + 2);
 	KUNIT_EXPECT_GE(test, ctx->nr_aggregations, 3UL);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_kdamond_stops_without_targets(struct kunit *test)
@@ -397,17 +397,17 @@ static void damon_test_kdamond_stops_without_targets(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, damon_start(ctx, "kunit"), 0);
 	WRITE_ONCE(fake.valid, false);
-	KUNIT_EXPECT_TRUE(test, wait_until(!damon_is_running(ctx)));
+	KUNIT_EXPECT_TRUE(test, wait_until(!damon_kdamond_running(ctx)));
 	KUNIT_EXPECT_EQ(test, atomic_read(&fake.nr_terminated), 1);
 	KUNIT_EXPECT_EQ(test, damon_stop(ctx), -EPERM);
 
 	/* it can be started again, and the finished thread is reaped */
 	WRITE_ONCE(fake.valid, true);
 	KUNIT_ASSERT_EQ(test, damon_start(ctx, "kunit"), 0);
-	KUNIT_EXPECT_TRUE(test, damon_is_running(ctx));
+	KUNIT_EXPECT_TRUE(test, damon_kdamond_running(ctx));
 	KUNIT_EXPECT_EQ(test, damon_stop(ctx), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&fake.nr_terminated), 2);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_kdamond_callback_stops(struct kunit *test)
@@ -416,16 +416,16 @@ static void damon_test_kdamond_callback_stops(struct kunit *test)
 
 	fake.stop_at_aggregation = true;
 	KUNIT_ASSERT_EQ(test, damon_start(ctx, "kunit"), 0);
-	KUNIT_EXPECT_TRUE(test, wait_until(!damon_is_running(ctx)));
+	KUNIT_EXPECT_TRUE(test, wait_until(!damon_kdamond_running(ctx)));
 	KUNIT_EXPECT_EQ(test, atomic_read(&fake.nr_aggregated), 1);
 	KUNIT_EXPECT_EQ(test, ctx->nr_aggregations, 1UL);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static void damon_test_start_refuses_bad_ctx(struct kunit *test)
 {
 	struct damon_ctx *ctx = new_fake_ctx(test);
-	struct damon_ctx *empty = damon_new_ctx();
+	struct damon_ctx *empty = damon_ctx_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, empty);
 	/* no operations, then no targets */
@@ -438,10 +438,10 @@ static void damon_test_start_refuses_bad_ctx(struct kunit *test)
 	ctx->attrs.aggr_us = 4000;
 	WRITE_ONCE(fake.valid, false);
 	KUNIT_EXPECT_EQ(test, damon_start(ctx, "kunit"), -ESRCH);
-	KUNIT_EXPECT_FALSE(test, damon_is_running(ctx));
+	KUNIT_EXPECT_FALSE(test, damon_kdamond_running(ctx));
 	KUNIT_EXPECT_EQ(test, atomic_read(&fake.nr_init), 0);
-	damon_destroy_ctx(empty);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(empty);
+	damon_ctx_free(ctx);
 }
 
 static struct kunit_case damon_core_cases[] = {

@@ -12,15 +12,15 @@ static struct damon_target *new_target_of(struct kunit *test,
 					  const unsigned long (*ranges)[2],
 					  unsigned int nr)
 {
-	struct damon_target *t = damon_new_target();
+	struct damon_target *t = damon_target_alloc();
 	struct damon_region *r;
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (i = 0; i < nr; i++) {
-		r = damon_new_region(ranges[i][0], ranges[i][1]);
+		r = damon_region_alloc(ranges[i][0], ranges[i][1]);
 		KUNIT_ASSERT_NOT_NULL(test, r);
-		damon_add_region(r, t);
+		damon_region_append(r, t);
 	}
 	return t;
 }
@@ -57,30 +57,30 @@ static void damon_test_regions_add_destroy(struct kunit *test)
 {
 	const unsigned long ranges[][2] = { {0, PAGE_SIZE * 2} };
 	struct damon_target *t = new_target_of(test, ranges, 1);
-	struct damon_region *r = damon_first_region(t);
+	struct damon_region *r = damon_regions_first(t);
 
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 1U);
 	KUNIT_EXPECT_EQ(test, r->start, 0UL);
 	KUNIT_EXPECT_EQ(test, r->end, PAGE_SIZE * 2);
 	KUNIT_EXPECT_EQ(test, r->nr_accesses, 0U);
 	KUNIT_EXPECT_EQ(test, r->age, 0U);
-	damon_destroy_region(r, t);
+	damon_region_free(r, t);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 0U);
 	KUNIT_EXPECT_TRUE(test, list_empty(&t->regions));
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
-static void damon_test_split_at(struct kunit *test)
+static void damon_test_cut_region_at(struct kunit *test)
 {
 	const unsigned long ranges[][2] = { {0, PAGE_SIZE * 10} };
 	struct damon_target *t = new_target_of(test, ranges, 1);
-	struct damon_region *r = damon_first_region(t), *n;
+	struct damon_region *r = damon_regions_first(t), *n;
 
 	r->nr_accesses = 7;
 	r->age = 3;
 	damon_split_region_at(t, r, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 2U);
-	n = damon_next_region(r);
+	n = damon_region_next(r);
 	KUNIT_EXPECT_EQ(test, r->end, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, n->start, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, n->end, PAGE_SIZE * 10);
@@ -92,10 +92,10 @@ static void damon_test_split_at(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->last_start, 0UL);
 	KUNIT_EXPECT_EQ(test, r->last_end, PAGE_SIZE * 4);
 	expect_sane(test, t);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
-static void damon_test_merge_two(struct kunit *test)
+static void damon_test_two_regions_merge(struct kunit *test)
 {
 	const unsigned long ranges[][2] = {
 		{0, PAGE_SIZE * 1}, {PAGE_SIZE * 1, PAGE_SIZE * 4},
@@ -117,10 +117,10 @@ static void damon_test_merge_two(struct kunit *test)
 	/* the previous range is the union of both */
 	KUNIT_EXPECT_EQ(test, l->last_start, 0UL);
 	KUNIT_EXPECT_EQ(test, l->last_end, PAGE_SIZE * 4);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
-static void damon_test_merge_regions_of(struct kunit *test)
+static void damon_test_target_merges(struct kunit *test)
 {
 	/* the gap between regions 4 and 5 must never be merged over */
 	const unsigned long ranges[][2] = {
@@ -150,7 +150,7 @@ static void damon_test_merge_regions_of(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, r->end, want[i][1] * PAGE_SIZE);
 		i++;
 	}
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 static void damon_test_merge_respects_sz_limit(struct kunit *test)
@@ -167,10 +167,10 @@ static void damon_test_merge_respects_sz_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 2U);
 	damon_for_each_region(r, t)
 		KUNIT_EXPECT_EQ(test, damon_sz_region(r), PAGE_SIZE * 2);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
-static void damon_test_split_regions_of(struct kunit *test)
+static void damon_test_target_splits(struct kunit *test)
 {
 	const unsigned long ranges[][2] = {
 		{0, PAGE_SIZE * 100}, {PAGE_SIZE * 200, PAGE_SIZE * 201},
@@ -185,19 +185,19 @@ static void damon_test_split_regions_of(struct kunit *test)
 	damon_for_each_region(r, t)
 		sz += damon_sz_region(r);
 	KUNIT_EXPECT_EQ(test, sz, PAGE_SIZE * 101);
-	KUNIT_EXPECT_EQ(test, damon_last_region(t)->start, PAGE_SIZE * 200);
+	KUNIT_EXPECT_EQ(test, damon_regions_last(t)->start, PAGE_SIZE * 200);
 	expect_sane(test, t);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
-static void damon_test_split_evenly(struct kunit *test)
+static void damon_test_even_pieces(struct kunit *test)
 {
 	const unsigned long ranges[][2] = { {0, PAGE_SIZE * 10} };
 	struct damon_target *t = new_target_of(test, ranges, 1);
 	struct damon_region *r;
 	unsigned int i = 0;
 
-	r = damon_first_region(t);
+	r = damon_regions_first(t);
 	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t, r, 3), 0);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 3U);
 	damon_for_each_region(r, t) {
@@ -208,12 +208,12 @@ static void damon_test_split_evenly(struct kunit *test)
 		i++;
 	}
 	/* pieces smaller than a page are refused, nothing changes */
-	r = damon_first_region(t);
+	r = damon_regions_first(t);
 	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t, r, 4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, damon_split_region_evenly(t, r, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 3U);
 	expect_sane(test, t);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 static void damon_test_account_age(struct kunit *test)
@@ -249,14 +249,14 @@ static void damon_test_account_age(struct kunit *test)
 	b->last_start = PAGE_SIZE * 9;
 	damon_account_age(t, 2);
 	KUNIT_EXPECT_EQ(test, b->age, 2U);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 static void damon_test_reset_aggregated(struct kunit *test)
 {
 	const unsigned long ranges[][2] = { {0, PAGE_SIZE * 4} };
 	struct damon_target *t = new_target_of(test, ranges, 1);
-	struct damon_region *r = damon_first_region(t);
+	struct damon_region *r = damon_regions_first(t);
 
 	r->nr_accesses = 9;
 	r->age = 4;
@@ -267,7 +267,7 @@ static void damon_test_reset_aggregated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->last_start, 0UL);
 	KUNIT_EXPECT_EQ(test, r->last_end, PAGE_SIZE * 4);
 	KUNIT_EXPECT_EQ(test, r->age, 4U);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /* A split that is merged right back leaves the age growing. */
@@ -282,10 +282,10 @@ static void damon_test_age_survives_split_merge(struct kunit *test)
 		damon_merge_regions_of(t, 0, ULONG_MAX);
 		KUNIT_ASSERT_EQ(test, t->nr_regions, 1U);
 		damon_account_age(t, 0);
-		KUNIT_EXPECT_EQ(test, damon_first_region(t)->age, round);
+		KUNIT_EXPECT_EQ(test, damon_regions_first(t)->age, round);
 		damon_reset_aggregated(t);
 	}
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /*
@@ -306,7 +306,7 @@ static void damon_test_age_survives_split(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, r->age, round);
 		damon_reset_aggregated(t);
 	}
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 static void damon_test_set_regions(struct kunit *test)
@@ -347,7 +347,7 @@ static void damon_test_set_regions(struct kunit *test)
 	/* the region that was only stretched keeps its record */
 	KUNIT_EXPECT_EQ(test, nth_region(t, 2)->age, 11U);
 	expect_sane(test, t);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /* A region spanning the gap between two new ranges is cut in two. */
@@ -366,7 +366,7 @@ static void damon_test_set_regions_straddling(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nth_region(t, 0)->end, PAGE_SIZE * 20);
 	KUNIT_EXPECT_EQ(test, nth_region(t, 1)->start, PAGE_SIZE * 60);
 	KUNIT_EXPECT_EQ(test, nth_region(t, 1)->end, PAGE_SIZE * 70);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /*
@@ -398,8 +398,8 @@ static void damon_test_set_regions_fills_holes(struct kunit *test)
 		prev_end = r->end;
 	}
 	KUNIT_EXPECT_EQ(test, covered, PAGE_SIZE * (768 + 256));
-	KUNIT_EXPECT_EQ(test, damon_first_region(t)->start, 0UL);
-	KUNIT_EXPECT_EQ(test, damon_last_region(t)->end, PAGE_SIZE * 1280);
+	KUNIT_EXPECT_EQ(test, damon_regions_first(t)->start, 0UL);
+	KUNIT_EXPECT_EQ(test, damon_regions_last(t)->end, PAGE_SIZE * 1280);
 	/* the regions that were there keep their records */
 	damon_for_each_region(r, t) {
 		if (r->start == 0)
@@ -407,7 +407,7 @@ static void damon_test_set_regions_fills_holes(struct kunit *test)
 		if (r->start == PAGE_SIZE * 512)
 			KUNIT_EXPECT_EQ(test, r->age, 7U);
 	}
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /* Unaligned range ends are widened to whole pages. */
@@ -416,20 +416,20 @@ static void damon_test_set_regions_unaligned(struct kunit *test)
 	const struct damon_addr_range want[] = {
 		{ PAGE_SIZE + 10, PAGE_SIZE * 3 - 10 },
 	};
-	struct damon_target *t = damon_new_target();
+	struct damon_target *t = damon_target_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_EQ(test, damon_set_regions(t, want, 1), 0);
 	KUNIT_ASSERT_EQ(test, t->nr_regions, 1U);
-	KUNIT_EXPECT_EQ(test, damon_first_region(t)->start, PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, damon_first_region(t)->end, PAGE_SIZE * 3);
-	damon_destroy_target(t);
+	KUNIT_EXPECT_EQ(test, damon_regions_first(t)->start, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, damon_regions_first(t)->end, PAGE_SIZE * 3);
+	damon_target_free(t);
 }
 
 static void damon_test_rand_page(struct kunit *test)
 {
 	unsigned long start = PAGE_SIZE * 16, end = PAGE_SIZE * 48, a;
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 	unsigned int i, hits[32] = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
@@ -456,17 +456,17 @@ static void damon_test_rand_page(struct kunit *test)
 		a |= p >= 1UL << 45 ? 2 : 1;
 	}
 	KUNIT_EXPECT_EQ(test, a, 3UL);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static struct damon_ctx *new_ctx_of(struct kunit *test,
 				    const unsigned long (*ranges)[2],
 				    unsigned int nr)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	damon_add_target(ctx, new_target_of(test, ranges, nr));
+	damon_target_append(ctx, new_target_of(test, ranges, nr));
 	return ctx;
 }
 
@@ -511,7 +511,7 @@ static void damon_test_nr_regions_bounds(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sz, PAGE_SIZE * (4096 + 808));
 		expect_sane(test, t);
 	}
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /* Too many regions with very different counts: max_nr_regions still wins. */
@@ -536,7 +536,7 @@ static void damon_test_merge_enforces_max(struct kunit *test)
 		r->nr_accesses = (i++ % 2) ? 20 : 0;
 	damon_merge_regions(ctx, 0, damon_region_sz_limit(ctx));
 	KUNIT_EXPECT_LE(test, damon_nr_regions(ctx), 8U);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /*
@@ -560,7 +560,7 @@ static void damon_test_merge_gives_up(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, damon_validate_attrs(&ctx->attrs), 0);
 	damon_merge_regions(ctx, 0, damon_region_sz_limit(ctx));
 	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 4U);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /* A context below min_nr_regions is brought back to it by splitting. */
@@ -573,7 +573,7 @@ static void damon_test_split_restores_min(struct kunit *test)
 	ctx->attrs.max_nr_regions = 12;	/* too few to allow random splits */
 	damon_split_regions(ctx);
 	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 10U);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /*
@@ -614,7 +614,7 @@ static void damon_test_split_restores_min_largest_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_of[0], 7U);
 	KUNIT_EXPECT_EQ(test, nr_of[1], 2U);
 	KUNIT_EXPECT_EQ(test, nr_of[2], 1U);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 
 	ctx = new_ctx_of(test, tiny, 2);
 	t = list_first_entry(&ctx->targets, struct damon_target, list);
@@ -624,17 +624,17 @@ static void damon_test_split_restores_min_largest_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, damon_nr_regions(ctx), 2U);
 	damon_for_each_region(r, t)
 		KUNIT_EXPECT_EQ(test, damon_sz_region(r), DAMON_MIN_REGION);
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 static struct kunit_case damon_regions_cases[] = {
 	KUNIT_CASE(damon_test_regions_add_destroy),
-	KUNIT_CASE(damon_test_split_at),
-	KUNIT_CASE(damon_test_merge_two),
-	KUNIT_CASE(damon_test_merge_regions_of),
+	KUNIT_CASE(damon_test_cut_region_at),
+	KUNIT_CASE(damon_test_two_regions_merge),
+	KUNIT_CASE(damon_test_target_merges),
 	KUNIT_CASE(damon_test_merge_respects_sz_limit),
-	KUNIT_CASE(damon_test_split_regions_of),
-	KUNIT_CASE(damon_test_split_evenly),
+	KUNIT_CASE(damon_test_target_splits),
+	KUNIT_CASE(damon_test_even_pieces),
 	KUNIT_CASE(damon_test_split_restores_min_largest_first),
 	KUNIT_CASE(damon_test_account_age),
 	KUNIT_CASE(damon_test_reset_aggregated),

@@ -196,8 +196,8 @@ KUNIT_ARRAY_PARAM_DESC(value, value_cases, desc);
 static unsigned int scores_of(struct kunit *test, const struct score_case *c,
 			      enum damos_action action, unsigned int *sc)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
-	struct damos *s = damos_new_scheme();
+	struct damon_ctx *ctx = damon_ctx_alloc();
+	struct damos *s = damos_scheme_alloc();
 	struct damon_region r;
 	unsigned int i;
 
@@ -215,8 +215,8 @@ static unsigned int scores_of(struct kunit *test, const struct score_case *c,
 		r = region_of(c->r[i].sz, c->r[i].nr, c->r[i].age);
 		sc[i] = damos_score(ctx, &r, s);
 	}
-	damos_destroy_scheme(s);
-	damon_destroy_ctx(ctx);
+	damos_scheme_free(s);
+	damon_ctx_free(ctx);
 	return i;
 }
 
@@ -337,12 +337,12 @@ static bool set_knob(struct kunit *test, struct damon_ctx *ctx,
 	case K_NO_OP:		return SET(ctx->ops.apply_scheme, NULL);
 	case K_FILTER_Y:
 	case K_FILTER_N:
-		f = damos_new_filter(v, k->id == K_FILTER_Y);
+		f = damos_filter_alloc(v, k->id == K_FILTER_Y);
 		KUNIT_ASSERT_NOT_NULL(test, f);
-		damos_add_filter(s, f);
+		damos_filter_append(s, f);
 		return true;
 	case K_NO_FILTER:
-		damos_destroy_filter(f);
+		damos_filter_free(f);
 		return true;
 	case K_NEXT_INTERVAL:
 		end_quota_interval(s);
@@ -446,7 +446,7 @@ static unsigned long jiffies_at(const struct quota_case *c, struct when w,
 static void damos_test_quota(struct kunit *test)
 {
 	const struct quota_case *c = test->param_value;
-	struct damos *s = damos_new_scheme();
+	struct damos *s = damos_scheme_alloc();
 	const struct quota_step *st;
 	struct damos_quota *q;
 	unsigned long ival;
@@ -470,7 +470,7 @@ static void damos_test_quota(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, q->charged_from,
 				    jiffies_at(c, st->from, ival), "%s", st->what);
 	}
-	damos_destroy_scheme(s);
+	damos_scheme_free(s);
 }
 
 /*
@@ -479,7 +479,7 @@ static void damos_test_quota(struct kunit *test)
  */
 static void damos_test_quota_ms_large(struct kunit *test)
 {
-	struct damos *s = damos_new_scheme();
+	struct damos *s = damos_scheme_alloc();
 	unsigned long esz_smaller;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -488,13 +488,13 @@ static void damos_test_quota_ms_large(struct kunit *test)
 	esz_smaller = s->quota.esz;
 	KUNIT_EXPECT_GE(test, esz_smaller, (unsigned long)SZ_1G);
 
-	damos_destroy_scheme(s);
-	s = damos_new_scheme();
+	damos_scheme_free(s);
+	s = damos_scheme_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	s->quota.ms = 1UL << 44;
 	damos_quota_renew(s, 100);
 	KUNIT_EXPECT_GE(test, s->quota.esz, esz_smaller);
-	damos_destroy_scheme(s);
+	damos_scheme_free(s);
 }
 
 /* ------------------------------------------------------ watermarks */
@@ -597,7 +597,7 @@ static const struct {
 
 static void damos_test_validate(struct kunit *test)
 {
-	struct damos *s = damos_new_scheme();
+	struct damos *s = damos_scheme_alloc();
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -607,12 +607,12 @@ static void damos_test_validate(struct kunit *test)
 				    validate_steps[i].ret, "%s",
 				    validate_steps[i].what);
 	}
-	damos_destroy_scheme(s);
+	damos_scheme_free(s);
 }
 
 static void damos_test_defaults(struct kunit *test)
 {
-	struct damos *s = damos_new_scheme();
+	struct damos *s = damos_scheme_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	/* the defaults configfs-layout.md lists */
@@ -634,7 +634,7 @@ static void damos_test_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->wmarks.interval_us, 5000000UL);
 	KUNIT_EXPECT_TRUE(test, s->wmarks.active);
 	KUNIT_EXPECT_TRUE(test, list_empty(&s->filters));
-	damos_destroy_scheme(s);
+	damos_scheme_free(s);
 }
 
 /* Every action's name, both ways; and strings that name none. */
@@ -729,7 +729,7 @@ static unsigned long rec_apply_scheme(struct damon_ctx *ctx,
 
 static struct damon_ctx *rec_ctx(struct kunit *test)
 {
-	struct damon_ctx *ctx = damon_new_ctx();
+	struct damon_ctx *ctx = damon_ctx_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	memset(&rec, 0, sizeof(rec));
@@ -744,11 +744,11 @@ static struct damon_ctx *rec_ctx(struct kunit *test)
 static struct damos *add_scheme(struct kunit *test, struct damon_ctx *ctx,
 				enum damos_action action)
 {
-	struct damos *s = damos_new_scheme();
+	struct damos *s = damos_scheme_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	s->action = action;
-	damos_add_scheme(ctx, s);
+	damos_scheme_append(ctx, s);
 	return s;
 }
 
@@ -1072,15 +1072,15 @@ static void damos_test_apply(struct kunit *test)
 	for (g = c->regions; g < c->regions + NR_REGIONS && g->end; g++) {
 		KUNIT_ASSERT_LT(test, g->t, NR_REGIONS);
 		while (nr_targets <= g->t) {
-			targets[nr_targets] = damon_new_target();
+			targets[nr_targets] = damon_target_alloc();
 			KUNIT_ASSERT_NOT_NULL(test, targets[nr_targets]);
-			damon_add_target(ctx, targets[nr_targets++]);
+			damon_target_append(ctx, targets[nr_targets++]);
 		}
-		r = damon_new_region(P(g->start), P(g->end));
+		r = damon_region_alloc(P(g->start), P(g->end));
 		KUNIT_ASSERT_NOT_NULL(test, r);
 		r->nr_accesses = g->nr;
 		r->age = g->age;
-		damon_add_region(r, targets[g->t]);
+		damon_region_append(r, targets[g->t]);
 	}
 	s = add_scheme(test, ctx, DAMOS_PAGEOUT);
 	s->quota.reset_interval_ms = 60000;
@@ -1092,7 +1092,7 @@ static void damos_test_apply(struct kunit *test)
 		damos_apply_schemes(ctx);
 		expect_step(test, ctx, st);
 	}
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /* Operations apply hugepage and nohugepage only with THP, stat always. */
@@ -1106,7 +1106,7 @@ static void damos_test_ops_can_apply(struct kunit *test)
 	ctx->ops.apply_scheme = NULL;
 	KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
 	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_STAT));
-	damon_destroy_ctx(ctx);
+	damon_ctx_free(ctx);
 }
 
 /*
@@ -1118,7 +1118,7 @@ static void damos_test_commit_keeps_quota(struct kunit *test)
 {
 	struct damon_ctx *ctx = rec_ctx(test);
 	struct damos *s = add_scheme(test, ctx, DAMOS_PAGEOUT);
-	struct damos *src = damos_new_scheme();
+	struct damos *src = damos_scheme_alloc();
 	struct damos_quota *q = &s->quota;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
@@ -1159,8 +1159,8 @@ static void damos_test_commit_keeps_quota(struct kunit *test)
 	s->next_apply_sample = 200;
 	damos_commit(ctx, s, src);
 	KUNIT_EXPECT_EQ(test, s->next_apply_sample, 102UL);
-	damos_destroy_scheme(src);
-	damon_destroy_ctx(ctx);
+	damos_scheme_free(src);
+	damon_ctx_free(ctx);
 }
 
 static struct kunit_case damos_cases[] = {

@@ -22,7 +22,7 @@ static int three_regions_of(const unsigned long (*maps)[2], unsigned int nr,
 }
 
 /* A typical layout: program and heap, libraries, stack. */
-static void damon_test_three_regions_in_vmas(struct kunit *test)
+static void damon_test_gaps_of_mappings(struct kunit *test)
 {
 	const unsigned long maps[][2] = {
 		{P(10), P(20)}, {P(20), P(25)}, {P(200), P(210)},
@@ -90,7 +90,7 @@ static void damon_test_init_target_regions(struct kunit *test)
 	const struct damon_addr_range three[3] = {
 		{ P(0), P(100) }, { P(1000), P(1800) }, { P(5000), P(5100) },
 	};
-	struct damon_target *t = damon_new_target();
+	struct damon_target *t = damon_target_alloc();
 	struct damon_region *r;
 	unsigned long prev_end = 0, sz = 0;
 
@@ -106,7 +106,7 @@ static void damon_test_init_target_regions(struct kunit *test)
 		sz += damon_sz_region(r);
 	}
 	KUNIT_EXPECT_EQ(test, sz, P(1000));
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /* Tiny areas still get one region each, and the total stays at the minimum. */
@@ -115,7 +115,7 @@ static void damon_test_init_target_regions_skewed(struct kunit *test)
 	const struct damon_addr_range three[3] = {
 		{ P(0), P(1) }, { P(10), P(11) }, { P(100), P(10100) },
 	};
-	struct damon_target *t = damon_new_target();
+	struct damon_target *t = damon_target_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_EQ(test, damon_va_init_target_regions(t, three, 5), 0);
@@ -123,7 +123,7 @@ static void damon_test_init_target_regions_skewed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_in(t, &three[0]), 1U);
 	KUNIT_EXPECT_EQ(test, count_in(t, &three[1]), 1U);
 	KUNIT_EXPECT_EQ(test, count_in(t, &three[2]), 3U);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 /* Fewer pages than requested regions: as many one-page regions as fit. */
@@ -132,16 +132,16 @@ static void damon_test_init_target_regions_small(struct kunit *test)
 	const struct damon_addr_range three[3] = {
 		{ P(0), P(1) }, { P(10), P(12) }, { P(100), P(102) },
 	};
-	struct damon_target *t = damon_new_target();
+	struct damon_target *t = damon_target_alloc();
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_EQ(test, damon_va_init_target_regions(t, three, 100), 0);
 	KUNIT_EXPECT_EQ(test, t->nr_regions, 5U);
-	damon_destroy_target(t);
+	damon_target_free(t);
 }
 
 static struct kunit_case damon_vaddr_cases[] = {
-	KUNIT_CASE(damon_test_three_regions_in_vmas),
+	KUNIT_CASE(damon_test_gaps_of_mappings),
 	KUNIT_CASE(damon_test_three_regions_gap_order),
 	KUNIT_CASE(damon_test_three_regions_too_few),
 	KUNIT_CASE(damon_test_init_target_regions),

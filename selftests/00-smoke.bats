@@ -114,7 +114,7 @@ teardown() {
 
 @test "DAMON is built into the kernel" {
 	if [ -r /proc/kallsyms ] && [ -s /proc/kallsyms ]; then
-		grep -qw damon_new_ctx /proc/kallsyms
+		grep -qw damon_ctx_alloc /proc/kallsyms
 	else
 		# No kallsyms: one of the DAMON interfaces must be there.
 		[ -d /sys/kernel/config/damon ] || [ -d /sys/kernel/mm/damon ]

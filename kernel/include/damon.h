@@ -251,12 +251,6 @@ struct damos {
 	struct list_head list;
 };
 
-#define damos_for_each_filter(f, s) \
-	list_for_each_entry(f, &(s)->filters, list)
-
-#define damos_for_each_filter_safe(f, next, s) \
-	list_for_each_entry_safe(f, next, &(s)->filters, list)
-
 struct damon_ctx;
 
 /**
@@ -266,32 +260,32 @@ struct damon_ctx;
  * @init:		build the initial regions of targets that have none.
  * @update:		follow changes of the address space (each update
  *			interval).
- * @prepare_access_checks: pick the page to sample in every region and clear
+ * @prepare_samples: pick the page to sample in every region and clear
  *			its accessed state.
- * @check_accesses:	count the regions whose sampled page was accessed
+ * @check_samples:	count the regions whose sampled page was accessed
  *			since it was prepared; returns the largest
  *			&damon_region->nr_accesses seen.  With @prepare_next,
  *			also prepare the next sample of each region in the
- *			same pass, as prepare_access_checks() would: the
+ *			same pass, as prepare_samples() would: the
  *			kdamond asks for that when the regions stay as they
  *			are until the next check.
- * @target_valid:	whether the target can still be monitored.
+ * @target_alive:	whether the target can still be monitored.
  * @apply_scheme:	apply the scheme's action to [@start, @end) of the
  *			target, honouring the scheme's ops-level filters;
  *			returns the bytes the action succeeded on.
  * @cleanup:		release what the operations hold for the context.
  *
- * All callbacks run in the context's kdamond.  @init, @prepare_access_checks,
- * @check_accesses and @target_valid are mandatory.
+ * All callbacks run in the context's kdamond.  @init, @prepare_samples,
+ * @check_samples and @target_alive are mandatory.
  */
 struct damon_operations {
 	enum damon_ops_id id;
 	const char *name;
 	int (*init)(struct damon_ctx *ctx);
 	void (*update)(struct damon_ctx *ctx);
-	void (*prepare_access_checks)(struct damon_ctx *ctx);
-	unsigned int (*check_accesses)(struct damon_ctx *ctx, bool prepare_next);
-	bool (*target_valid)(struct damon_target *t);
+	void (*prepare_samples)(struct damon_ctx *ctx);
+	unsigned int (*check_samples)(struct damon_ctx *ctx, bool prepare_next);
+	bool (*target_alive)(struct damon_target *t);
 	unsigned long (*apply_scheme)(struct damon_ctx *ctx,
 				      struct damon_target *t,
 				      unsigned long start, unsigned long end,
@@ -357,7 +351,7 @@ struct damon_attrs {
  * @kdamond:		the monitoring thread (a task reference is held),
  *			or NULL when not started.
  * @kdamond_done:	set by the kdamond when it finished on its own.
- * @kdamond_started:	completed when the kdamond has run the operations'
+ * @kdamond_up:	completed when the kdamond has run the operations'
  *			init and the before_start callback: a started
  *			kdamond always runs its callbacks, even when stopped
  *			at once, and damon_start() returns after before_start.
@@ -375,7 +369,7 @@ struct damon_ctx {
 	struct mutex kdamond_lock;	/* see the kernel-doc above */
 	struct task_struct *kdamond;
 	bool kdamond_done;
-	struct completion kdamond_started;
+	struct completion kdamond_up;
 
 	/* kdamond bookkeeping, in units of sampling intervals */
 	unsigned long passed_samples;
@@ -392,75 +386,80 @@ static inline unsigned long damon_sz_region(const struct damon_region *r)
 	return r->end - r->start;
 }
 
-static inline struct damon_region *damon_next_region(struct damon_region *r)
+static inline struct damon_region *damon_region_next(struct damon_region *r)
 {
 	return list_next_entry(r, list);
 }
 
-static inline struct damon_region *damon_prev_region(struct damon_region *r)
+static inline struct damon_region *damon_region_prev(struct damon_region *r)
 {
 	return list_prev_entry(r, list);
 }
 
-static inline struct damon_region *damon_first_region(struct damon_target *t)
+static inline struct damon_region *damon_regions_first(struct damon_target *t)
 {
 	return list_first_entry(&t->regions, struct damon_region, list);
 }
 
-static inline struct damon_region *damon_last_region(struct damon_target *t)
+static inline struct damon_region *damon_regions_last(struct damon_target *t)
 {
 	return list_last_entry(&t->regions, struct damon_region, list);
 }
 
-#define damon_for_each_region(r, t) \
-	list_for_each_entry(r, &(t)->regions, list)
+/*
+ * Every list of the model (a target's regions, a context's targets and
+ * schemes, a scheme's filters) links its members through their @list: one
+ * pair of iterators walks them all.  The _safe forms let the body remove
+ * @pos, with @tmp holding the member after it.
+ */
+#define damon_for_each_in(pos, head) list_for_each_entry(pos, head, list)
+#define damon_for_each_in_safe(pos, tmp, head) \
+	list_for_each_entry_safe(pos, tmp, head, list)
 
-#define damon_for_each_region_safe(r, next, t) \
-	list_for_each_entry_safe(r, next, &(t)->regions, list)
-
-#define damon_for_each_target(t, ctx) \
-	list_for_each_entry(t, &(ctx)->targets, list)
-
-#define damon_for_each_target_safe(t, next, ctx) \
-	list_for_each_entry_safe(t, next, &(ctx)->targets, list)
-
-#define damon_for_each_scheme(s, ctx) \
-	list_for_each_entry(s, &(ctx)->schemes, list)
-
-#define damon_for_each_scheme_safe(s, next, ctx) \
-	list_for_each_entry_safe(s, next, &(ctx)->schemes, list)
+#define damon_for_each_region(r, t) damon_for_each_in(r, &(t)->regions)
+#define damon_for_each_region_safe(r, tmp, t) \
+	damon_for_each_in_safe(r, tmp, &(t)->regions)
+#define damon_for_each_target(t, ctx) damon_for_each_in(t, &(ctx)->targets)
+#define damon_for_each_target_safe(t, tmp, ctx) \
+	damon_for_each_in_safe(t, tmp, &(ctx)->targets)
+#define damon_for_each_scheme(s, ctx) damon_for_each_in(s, &(ctx)->schemes)
+#define damon_for_each_scheme_safe(s, tmp, ctx) \
+	damon_for_each_in_safe(s, tmp, &(ctx)->schemes)
+#define damos_for_each_filter(f, s) damon_for_each_in(f, &(s)->filters)
+#define damos_for_each_filter_safe(f, tmp, s) \
+	damon_for_each_in_safe(f, tmp, &(s)->filters)
 
 #ifdef CONFIG_DAMON
 
 /* regions and targets */
-struct damon_region *damon_new_region(unsigned long start, unsigned long end);
-void damon_insert_region(struct damon_region *r, struct damon_region *pos,
+struct damon_region *damon_region_alloc(unsigned long start, unsigned long end);
+void damon_region_insert(struct damon_region *r, struct damon_region *pos,
 			 struct damon_target *t);
-void damon_add_region(struct damon_region *r, struct damon_target *t);
-void damon_destroy_region(struct damon_region *r, struct damon_target *t);
+void damon_region_append(struct damon_region *r, struct damon_target *t);
+void damon_region_free(struct damon_region *r, struct damon_target *t);
 int damon_set_regions(struct damon_target *t,
 		      const struct damon_addr_range *ranges,
 		      unsigned int nr_ranges);
 int damon_split_region_evenly(struct damon_target *t, struct damon_region *r,
 			      unsigned int nr_pieces);
 
-struct damon_target *damon_new_target(void);
-void damon_add_target(struct damon_ctx *ctx, struct damon_target *t);
-void damon_destroy_target(struct damon_target *t);
+struct damon_target *damon_target_alloc(void);
+void damon_target_append(struct damon_ctx *ctx, struct damon_target *t);
+void damon_target_free(struct damon_target *t);
 bool damon_target_has_pid(const struct damon_ctx *ctx);
 unsigned int damon_nr_regions(const struct damon_ctx *ctx);
 
 /* contexts */
 struct damon_attrs damon_default_attrs(void);
-struct damon_ctx *damon_new_ctx(void);
-void damon_destroy_ctx(struct damon_ctx *ctx);
+struct damon_ctx *damon_ctx_alloc(void);
+void damon_ctx_free(struct damon_ctx *ctx);
 int damon_validate_attrs(const struct damon_attrs *attrs);
 int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs);
 
 /* operations */
 int damon_register_ops(const struct damon_operations *ops);
 bool damon_ops_registered(enum damon_ops_id id);
-int damon_select_ops(struct damon_ctx *ctx, enum damon_ops_id id);
+int damon_ctx_set_ops(struct damon_ctx *ctx, enum damon_ops_id id);
 const char *damon_ops_name(enum damon_ops_id id);
 int damon_ops_id_of(const char *name, enum damon_ops_id *id);
 
@@ -468,14 +467,14 @@ int damon_ops_id_of(const char *name, enum damon_ops_id *id);
 void damos_default_params(struct damos_access_pattern *pattern,
 			  struct damos_quota *quota,
 			  struct damos_watermarks *wmarks);
-struct damos *damos_new_scheme(void);
+struct damos *damos_scheme_alloc(void);
 unsigned long damos_quota_effective_sz(const struct damos_quota *q);
-void damos_add_scheme(struct damon_ctx *ctx, struct damos *s);
-void damos_destroy_scheme(struct damos *s);
-struct damos_filter *damos_new_filter(enum damos_filter_type type,
-				      bool matching);
-void damos_add_filter(struct damos *s, struct damos_filter *f);
-void damos_destroy_filter(struct damos_filter *f);
+void damos_scheme_append(struct damon_ctx *ctx, struct damos *s);
+void damos_scheme_free(struct damos *s);
+struct damos_filter *damos_filter_alloc(enum damos_filter_type type,
+					bool matching);
+void damos_filter_append(struct damos *s, struct damos_filter *f);
+void damos_filter_free(struct damos_filter *f);
 int damos_validate(const struct damos *s);
 void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src);
 bool damon_ops_can_apply(const struct damon_operations *ops,
@@ -490,8 +489,8 @@ int damos_action_of(const char *name, enum damos_action *action);
 /* the kdamond */
 int damon_start(struct damon_ctx *ctx, const char *name);
 int damon_stop(struct damon_ctx *ctx);
-bool damon_is_running(struct damon_ctx *ctx);
-int damon_kdamond_pid(struct damon_ctx *ctx);
+bool damon_kdamond_running(struct damon_ctx *ctx);
+int damon_ctx_kdamond_pid(struct damon_ctx *ctx);
 
 #endif /* CONFIG_DAMON */
 
