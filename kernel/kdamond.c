@@ -31,7 +31,7 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/damon.h>
 
-static bool kdamond_any_target_valid(struct damon_ctx *ctx)
+static bool kdamond_any_target_alive(struct damon_ctx *ctx)
 {
 	struct damon_target *t;
 
@@ -139,7 +139,7 @@ static int kdamond_fn(void *data)
 	ctx->next_aggr_sample = kdamond_samples(ctx, ctx->attrs.aggr_us);
 	ctx->next_update_sample = kdamond_samples(ctx, ctx->attrs.update_us);
 
-	while (!kthread_should_stop() && kdamond_any_target_valid(ctx)) {
+	while (!kthread_should_stop() && kdamond_any_target_alive(ctx)) {
 		if (!prepared)
 			ctx->ops.prepare_samples(ctx);
 		kdamond_sleep(ctx->attrs.sample_us);

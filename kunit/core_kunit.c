@@ -293,7 +293,7 @@ static unsigned int fake_check(struct damon_ctx *ctx, bool prepare_next)
 	return max_nr;
 }
 
-static bool fake_valid(struct damon_target *t)
+static bool fake_alive(struct damon_target *t)
 {
 	return READ_ONCE(fake.valid);
 }
@@ -335,7 +335,7 @@ static struct damon_ctx *new_fake_ctx(struct kunit *test)
 		.init = fake_init,
 		.prepare_samples = fake_prepare,
 		.check_samples = fake_check,
-		.target_alive = fake_valid,
+		.target_alive = fake_alive,
 	};
 	ctx->cb.after_aggregation = fake_after_aggregation;
 	ctx->cb.before_terminate = fake_before_terminate;
