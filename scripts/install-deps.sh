@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages given as arguments that are not installed yet.
 set -eu
-# Always wanted, for tools/ (damo): cairo for PNG heatmaps with text,
+# Always wanted, for tools/ (damo): cairo for heatmap and plot images
+# (damo builds without it, with no images: make -C tools NO_CAIRO=1),
 # pkg-config to find it, systemd-analyze and man to check the unit file.
 tools_pkgs=(libcairo2-dev pkg-config systemd man-db)
 missing=()

@@ -3,7 +3,8 @@
 #
 # The damo tool (tools/) against the real configfs tree, and the DAMON
 # tracepoints: damo record end to end on hotcold (the record shows the hot
-# range hot and the cold one cold, and damo removes exactly what it made),
+# range hot and the cold one cold, and damo removes exactly what it made;
+# several pids in one record; --timeout),
 # the tracepoints through tracefs (damon_aggregated shows the regions the
 # snapshot shows; damos_before_apply fires once per region a scheme tries),
 # save -> clear -> restore -> save round-trips, restore resolves targets
@@ -148,7 +149,8 @@ damo_setup_rich() {
 	[ -z "$(damo_contexts)" ]
 
 	# the record names hotcold's pid and is what the report tools read
-	"$DAMO" report raw -i "$rec" > "$D/raw"
+	# (plain numbers: the seed's text, which readrec.py prints too)
+	"$DAMO" report raw -i "$rec" --raw-numbers > "$D/raw"
 	grep -qx "pid:  $pid" "$D/raw"
 	# every snapshot is counted: recorded + lost = aggregations seen
 	local nrec nagg lost
@@ -204,7 +206,7 @@ DAMO_ORACLE=$("$ST_DIR/../scripts/oracle-dir.sh")
 		"$rec" --hz 100000 | tee "$ST_OUTDIR/damo-oracle.log"
 	# and as the seed's format, read by the independent reader
 	"$DAMO" convert -i "$rec" -o "$D/seed.data" --format seed
-	"$DAMO" report raw -i "$rec" > "$D/raw"
+	"$DAMO" report raw -i "$rec" --raw-numbers > "$D/raw"
 	python3 "$TOOLS_TESTS/readrec.py" "$D/seed.data" | cmp - "$D/raw"
 	# plain JSON: a list of records
 	run "$DAMO" record -a 100000 --format json -o "$D/rec.json" "$ST_BIN/hotcold" -t 1 1 1
@@ -279,6 +281,75 @@ DAMO_ORACLE=$("$ST_DIR/../scripts/oracle-dir.sh")
 	[ "$status" -eq 1 ]
 	[ "$(cat "$D/x")" = old ] && [ ! -e "$D/x.old" ]
 	[ "$(damo_contexts)" = taken ]
+}
+
+# damo_guide_covers PID START END: in `damo report heats --guide` on
+# stdin, a monitored range of PID holds [START, END).
+damo_guide_covers() {
+	awk -v pid="$1" -v s="$2" -v e="$3" '
+	/^pid:/ { mine = ($0 == "pid:" pid) }
+	mine && /^region/ {
+		split($3, r, "[-]")
+		if (r[1] + 0 <= s + 0 && r[2] + 0 >= e + 0) found = 1
+	}
+	END { exit !found }'
+}
+
+@test "damo record PID PID: a target each in one context; both in the record until both exit" {
+	local rec=$D/two.data p1 p2 hs1 he1 hs2 he2 n
+	# two hotcolds that end by themselves, some seconds apart
+	st_start_hotcold -t 6 2 4
+	p1=$ST_PID hs1=$HOT_START he1=$HOT_END
+	st_start_hotcold -t 10 2 4
+	p2=$ST_PID hs2=$HOT_START he2=$HOT_END
+	run "$DAMO" record -a 100000 -c two --format seed -o "$rec" "$p1" "$p2"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"recording pids $p1 $p2 to $rec (context two)"* ]]
+	# it ended by itself, after the later one
+	[[ "$output" != *"stopped"* ]]
+	st_gone "$p1"
+	st_gone "$p2"
+	[ -z "$(damo_contexts)" ]
+	# every snapshot has both targets, and both have regions
+	"$DAMO" report raw -i "$rec" > "$D/raw"
+	n=$(grep -c '^rel time:' "$D/raw")
+	[ "$n" -gt 20 ]
+	[ "$(grep -c '^nr_tasks:  2$' "$D/raw")" -eq "$n" ]
+	[ "$(grep -cx "pid:  $p1" "$D/raw")" -eq "$n" ]
+	[ "$(grep -cx "pid:  $p2" "$D/raw")" -eq "$n" ]
+	[ "$(grep -A1 -x "pid:  $p1" "$D/raw" | grep -c '^nr_regions:  [1-9]')" -gt $((n / 2)) ]
+	[ "$(grep -A1 -x "pid:  $p2" "$D/raw" | grep -c '^nr_regions:  [1-9]')" -gt $((n / 2)) ]
+	# each one's monitored ranges hold its hot range
+	"$DAMO" report heats -i "$rec" --guide > "$D/guide"
+	cat "$D/guide"
+	damo_guide_covers "$p1" "$hs1" "$he1" < "$D/guide"
+	damo_guide_covers "$p2" "$hs2" "$he2" < "$D/guide"
+}
+
+@test "damo record --timeout ends the record of a pid that runs on, and of a command; the file is 0600" {
+	local rec=$D/to.data t0 t1
+	st_start_hotcold 2 2
+	t0=$(date +%s)
+	run bash -c "umask 022; exec '$DAMO' record -a 100000 --timeout 3 -o '$rec' $ST_PID"
+	t1=$(date +%s)
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"; stopped after --timeout 3 s"* ]]
+	[ $((t1 - t0)) -ge 3 ]
+	[ $((t1 - t0)) -lt 60 ]
+	# attached to, not started: it runs on
+	! st_gone "$ST_PID" || false
+	[ -z "$(damo_contexts)" ]
+	[ "$(stat -c %a "$rec")" = 600 ]
+	"$DAMO" report nr_regions -i "$rec" --skip 0 | grep -qx "# pid	$ST_PID"
+	# a command damo started gets SIGTERM, as on a signal
+	run "$DAMO" record -a 100000 --timeout 2 -o "$D/cmd.data" "$ST_BIN/sleeper" 3>&-
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"; stopped after --timeout 2 s"* ]]
+	! pgrep -f "^$ST_BIN/sleeper" || false
+	[ -z "$(damo_contexts)" ]
 }
 
 # ------------------------------------------------------------ tracepoints

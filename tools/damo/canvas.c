@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The cairo drawing that the heatmap and the plot share (canvas.h). */
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "canvas.h"
 #include "damo.h"
@@ -12,37 +16,150 @@
 #define X_TITLE_BOTTOM	22
 #define Y_TITLE_LEFT	18
 
-cairo_t *canvas_new(const struct layout *l)
-{
-	cairo_surface_t *sf;
-	cairo_t *cr;
+/* The extensions canvas_type_of() knows, and what each makes. */
+static const struct {
+	const char *ext;
+	enum canvas_type type;
+} image_exts[] = {
+	{ "png", CANVAS_PNG },
+	{ "svg", CANVAS_SVG },
+	{ "pdf", CANVAS_PDF },
+};
 
-	sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, l->w, l->h);
-	cr = cairo_create(sf);
-	/* cr holds its own reference */
-	cairo_surface_destroy(sf);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-			       CAIRO_FONT_WEIGHT_NORMAL);
-	return cr;
+/*
+ * An image's type from its file name's extension (any case): a name
+ * without one of them is an error rather than a PNG by default, so that
+ * "-o stdout" or "-o out.jpg" never leaves a PNG under a misleading name.
+ */
+static int canvas_type_of(const char *path, enum canvas_type *type)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	size_t i;
+
+	if (IMAGE_TO_STDOUT(path)) {
+		*type = CANVAS_PNG;
+		return 0;
+	}
+	dot = strrchr(base ? base + 1 : path, '.');
+	for (i = 0; dot && i < ARRAY_SIZE(image_exts); i++)
+		if (!strcasecmp(dot + 1, image_exts[i].ext)) {
+			*type = image_exts[i].type;
+			return 0;
+		}
+	damo_err("%s: unknown image type: the name must end in %s (or be %s for a PNG on standard output)",
+		 path, DAMO_IMAGE_TYPES, DAMO_IMAGE_STDOUT);
+	return -EINVAL;
 }
 
-int canvas_write(cairo_t *cr, const char *path)
+/* How messages name where the image goes. */
+static const char *out_name(const struct canvas *cv)
 {
-	cairo_surface_t *sf = cairo_surface_reference(cairo_get_target(cr));
-	cairo_status_t st;
+	return IMAGE_TO_STDOUT(cv->path) ? "standard output" : cv->path;
+}
 
-	cairo_destroy(cr);
-	st = cairo_surface_write_to_png(sf, path);
-	cairo_surface_destroy(sf);
-	if (st != CAIRO_STATUS_SUCCESS) {
-		damo_err("cannot write %s: %s", path,
-			 st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) :
-			 cairo_status_to_string(st));
+/* cairo's writer: the next bytes of the image, to the canvas's file. */
+static cairo_status_t put_bytes(void *closure, const unsigned char *data,
+				unsigned int len)
+{
+	FILE *f = closure;
+
+	return fwrite(data, 1, len, f) == len ? CAIRO_STATUS_SUCCESS :
+		CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* The surface of cv's type, on cv->f for the vector ones. */
+static cairo_surface_t *new_surface(const struct canvas *cv,
+				    const struct layout *l)
+{
+	switch (cv->type) {
+	case CANVAS_SVG:
+		return cairo_svg_surface_create_for_stream(put_bytes, cv->f,
+							   l->w, l->h);
+	case CANVAS_PDF:
+		return cairo_pdf_surface_create_for_stream(put_bytes, cv->f,
+							   l->w, l->h);
+	case CANVAS_PNG:
+		break;
+	}
+	return cairo_image_surface_create(CAIRO_FORMAT_RGB24, l->w, l->h);
+}
+
+int canvas_open(struct canvas *cv, const struct layout *l, const char *path)
+{
+	cairo_surface_t *sf;
+
+	memset(cv, 0, sizeof(*cv));
+	cv->path = path;
+	if (canvas_type_of(path, &cv->type))
+		return -EINVAL;
+	cv->f = IMAGE_TO_STDOUT(path) ? stdout : fopen(path, "wb");
+	if (!cv->f) {
+		damo_err("cannot write %s: %s", path, strerror(errno));
 		return -EIO;
 	}
+	sf = new_surface(cv, l);
+	cv->cr = cairo_create(sf);
+	/* cr holds its own reference */
+	cairo_surface_destroy(sf);
+	cairo_set_source_rgb(cv->cr, 1, 1, 1);
+	cairo_paint(cv->cr);
+	cairo_select_font_face(cv->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
 	return 0;
+}
+
+/* The drawing out to cv->f (vector surfaces: the rest of it); a status. */
+static cairo_status_t finish_image(struct canvas *cv)
+{
+	cairo_surface_t *sf = cairo_surface_reference(cairo_get_target(cv->cr));
+	cairo_status_t st;
+
+	cairo_destroy(cv->cr);
+	cv->cr = NULL;
+	if (cv->type == CANVAS_PNG) {
+		st = cairo_surface_write_to_png_stream(sf, put_bytes, cv->f);
+	} else {
+		cairo_surface_finish(sf);
+		st = cairo_surface_status(sf);
+	}
+	cairo_surface_destroy(sf);
+	return st;
+}
+
+/* Close the file (flush standard output); 0 or an errno. */
+static int close_file(struct canvas *cv)
+{
+	int err = 0;
+
+	if (cv->f == stdout) {
+		if (fflush(stdout) || ferror(stdout))
+			err = errno ? errno : EIO;
+	} else if (fclose(cv->f)) {
+		err = errno;
+	}
+	cv->f = NULL;
+	return err;
+}
+
+int canvas_close(struct canvas *cv)
+{
+	cairo_status_t st;
+	int err, cerr;
+
+	errno = 0;
+	st = finish_image(cv);
+	/* a failed write left errno as the write saw it */
+	err = st == CAIRO_STATUS_WRITE_ERROR ? (errno ? errno : EIO) : 0;
+	cerr = close_file(cv);
+	if (st == CAIRO_STATUS_SUCCESS)
+		err = cerr;
+	if (st == CAIRO_STATUS_SUCCESS && !err)
+		return 0;
+	damo_err("cannot write %s: %s", out_name(cv),
+		 err ? strerror(err) : cairo_status_to_string(st));
+	if (!IMAGE_TO_STDOUT(cv->path))
+		unlink(cv->path);
+	return -EIO;
 }
 
 void text_at(cairo_t *cr, double x, double y, const char *s, double xalign,

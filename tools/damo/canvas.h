@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the PNG heatmap (heatmap.c) and the plot (plot.c) draw alike, with
- * cairo: a white canvas with a plot area inside margins, its frame, tick
- * marks and labels, axis titles, and writing the PNG.
+ * What the heatmap image (heatimg.c) and the plot (plot.c) draw alike,
+ * with cairo: a white canvas with a plot area inside margins, its frame,
+ * tick marks and labels, axis titles, and writing the image as PNG, SVG
+ * or PDF as the file's name says.  Built only with cairo (nocairo.c
+ * stands in for heatmap_png() and plot_png() without it).
  */
 #ifndef DAMO_CANVAS_H
 #define DAMO_CANVAS_H
 
 #include <cairo.h>
+#include <stdio.h>
 
 /* An image's size and the margins around its plot area, in pixels. */
 struct layout {
@@ -36,10 +39,30 @@ static inline double plot_h(const struct layout *l)
 	return l->h - l->top - l->bottom;
 }
 
-/* A white canvas of l's size, with the sans-serif font. */
-cairo_t *canvas_new(const struct layout *l);
-/* Write the canvas to path and free it; 0, or -EIO with a message. */
-int canvas_write(cairo_t *cr, const char *path);
+/* The image types, told from the file name (canvas.c: canvas_type_of). */
+enum canvas_type {
+	CANVAS_PNG,	/* an image surface, written out at the end */
+	CANVAS_SVG,	/* vector surfaces: cairo writes them as we draw */
+	CANVAS_PDF,
+};
+
+/* A drawing on its way to a file (or to standard output). */
+struct canvas {
+	cairo_t *cr;
+	enum canvas_type type;
+	const char *path;	/* as given; DAMO_IMAGE_STDOUT: stdout */
+	FILE *f;
+};
+
+/*
+ * A white canvas of l's size, with the sans-serif font, for path: its
+ * type by its extension, the file created.  0, or -EINVAL (an unknown
+ * extension) or -EIO (the file cannot be created), said.
+ */
+int canvas_open(struct canvas *cv, const struct layout *l, const char *path);
+/* Finish the image, write what is left of it and free it all; 0, or -EIO
+ * with a message (a file that could not be written is removed). */
+int canvas_close(struct canvas *cv);
 
 /* s placed by its box: xalign 0 left .. 1 right, yalign 0 top .. 1 bottom. */
 void text_at(cairo_t *cr, double x, double y, const char *s, double xalign,

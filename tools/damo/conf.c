@@ -18,6 +18,7 @@
  *
  * One item per line: "KEY VALUE", "KIND [NAME] {" or "}".  Lines starting
  * with '#' are comments.  Documentation/admin-guide.md describes it.
+ * confjson.c reads and writes the same tree as JSON.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -105,6 +106,16 @@ const char *conf_kind_dir(enum conf_kind k)
 const char *const *conf_kind_attrs(enum conf_kind k)
 {
 	return kinds[k].attrs;
+}
+
+bool conf_kind_named(enum conf_kind k)
+{
+	return kinds[k].named;
+}
+
+bool conf_child_allowed(enum conf_kind parent, enum conf_kind child)
+{
+	return child_allowed(parent, child);
 }
 
 /* ------------------------------------------------------------ the tree */
@@ -195,6 +206,11 @@ static bool is_attr_of(enum conf_kind k, const char *key)
 		if (!strcmp(*a, key))
 			return true;
 	return false;
+}
+
+bool conf_is_attr(enum conf_kind k, const char *key)
+{
+	return is_attr_of(k, key);
 }
 
 static int kind_of_keyword(const char *kw)

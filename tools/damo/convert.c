@@ -4,7 +4,7 @@
  * (a seed record for today's damonitor/damo, a JSON one for the seed's
  * scripts).  The output is written to a temporary file beside it and
  * renamed into place, so that converting a file in place loses nothing if
- * it fails.
+ * it fails.  Its mode is DAMO_RECORD_MODE.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,12 +26,13 @@ static const char convert_usage[] =
 "      --format FORMAT  " REC_FORMAT_NAMES "\n"
 "                       (default json_compressed)\n";
 
-/* The file mode of a new output: the input's permission bits. */
-#define MODE_BITS		07777
-
-/* rec to out, through out.XXXXXX; 0 or -1 (said). */
+/*
+ * rec to out, through out.XXXXXX; 0 or -1 (said).  The output has mode
+ * DAMO_RECORD_MODE like every record damo writes, whatever the input's:
+ * an address layout is no less private for having been converted.
+ */
 static int write_to(const char *out, const struct record *rec,
-		    enum rec_format fmt, mode_t mode)
+		    enum rec_format fmt)
 {
 	char *tmp = xasprintf("%s.XXXXXX", out);
 	int fd, r = 0;
@@ -53,7 +54,7 @@ static int write_to(const char *out, const struct record *rec,
 		damo_err("writing %s: %s", tmp, strerror(errno));
 		r = -1;
 	}
-	if (f && fchmod(fileno(f), mode) && !r) {
+	if (f && fchmod(fileno(f), DAMO_RECORD_MODE) && !r) {
 		damo_err("chmod %s: %s", tmp, strerror(errno));
 		r = -1;
 	}
@@ -83,7 +84,6 @@ int cmd_convert(int argc, char **argv)
 		OPT_END(),
 	};
 	struct record rec;
-	struct stat st;
 	int rc;
 
 	rc = opts_parse(argc, argv, opts, convert_usage, false);
@@ -95,9 +95,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (rec_load(in, &rec))
 		return 1;
-	if (stat(in, &st))
-		st.st_mode = 0600;
-	rc = write_to(out ? out : in, &rec, fmt, st.st_mode & MODE_BITS);
+	rc = write_to(out ? out : in, &rec, fmt);
 	rec_free(&rec);
 	return rc ? 1 : 0;
 }

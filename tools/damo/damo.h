@@ -14,7 +14,12 @@
  * heatmap.c   heatmap rendering: PNG (cairo) and terminal
  * plot.c      the wss/nr_regions plot (PNG)
  * canvas.c    what both PNGs draw alike (canvas.h)
+ * heatimg.c   the heatmap as an image: PNG, SVG or PDF (cairo); heatmap.c
+ *             keeps the colours and the terminal rendering
+ * nocairo.c   heatmap_png() and plot_png() of a damo built without cairo
+ *             (make NO_CAIRO=1, or no cairo found): an error saying so
  * conf.c      the save/restore file: the tree, parse, print
+ * confjson.c  the save/restore file as JSON (save --json): print, parse
  * validate.c  the save/restore file: values and relations
  * save.c      damo save: configfs to a file
  * restore.c   damo restore: a file to configfs
@@ -87,6 +92,29 @@ int list_dirs(const char *dir, char ***names, size_t *nr);
 void free_names(char **names, size_t nr);
 /* Natural order of directory names: "r2" before "r10". */
 int name_cmp(const void *a, const void *b);
+
+/* Where processes and cgroups are looked for: $DAMO_PROC, else DAMO_PROC;
+ * $DAMO_CGROUP, else DAMO_CGROUP (stand-in trees, for tests). */
+#define DAMO_CGROUP		"/sys/fs/cgroup"
+const char *proc_root(void);
+const char *cgroup_root(void);
+
+/* What a figure counts, which decides its units. */
+enum fig_kind {
+	FIG_BYTES,	/* B, KiB, MiB, ... by 1024 */
+	FIG_NS,		/* ns, us, ms, s by 1000 */
+	FIG_US,		/* the same, from microseconds */
+};
+/* Room for any figure fmt_fig() writes, the NUL included. */
+#define FIG_LEN			32
+/*
+ * v for people, in the largest unit it reaches: whole if it is whole
+ * there, else to a tenth ("12 KiB", "1.5 MiB", "100.0 ms").  raw (the
+ * --raw-numbers of the commands): the plain integer, for scripts.
+ * Returns buf.
+ */
+const char *fmt_fig(char buf[FIG_LEN], uint64_t v, enum fig_kind k,
+		    bool raw);
 
 /* ------------------------------------------------------------ cmdline.c */
 
@@ -235,6 +263,10 @@ int jp_skip(struct jp *j);
 /* Nothing but white space is left: 0, else -1. */
 int jp_finish(struct jp *j);
 
+/* Writing JSON: s as a JSON string (quotes and escapes); "key": */
+void json_put_str(FILE *f, const char *s);
+void json_put_key(FILE *f, const char *key);
+
 /* ------------------------------------------------------------ recfile.c */
 
 struct rec_region {
@@ -374,9 +406,32 @@ void heatmap_term(FILE *out, const struct heats *h, bool color);
 /* its number of rows (address bins) when a terminal decides */
 #define HEATMAP_TERM_ARES	20
 
+/*
+ * Images (heatimg.c, plot.c, canvas.c): the type is the file name's
+ * extension, one of DAMO_IMAGE_TYPES, and DAMO_IMAGE_STDOUT writes a PNG to
+ * standard output.  Built without cairo (DAMO_NO_CAIRO), heatmap_png() and
+ * plot_png() only say so and fail.
+ */
+#define DAMO_IMAGE_TYPES	".png, .svg or .pdf"
+#define DAMO_IMAGE_STDOUT	"-"
+#define IMAGE_TO_STDOUT(path)	((path)[0] == '-' && !(path)[1])
+
+/* A heat v in [0, 1] (0: none, 1: the hottest cell) as red, green and
+ * blue in [0, 1]: the terminal and the image show the same colours. */
+#define HEAT_NR_RGB		3
+void heat_color(double v, double rgb[HEAT_NR_RGB]);
+/* A cell's heat relative to the hottest, in [0, 1]. */
+double heat_level(const struct heats *h, int t, int a);
+/* The seconds the grid spans. */
+double heats_secs(const struct heats *h);
+
 /* ------------------------------------------------------------ record.c */
 
 int cmd_record(int argc, char **argv);
+/* Record files (damo record, damo convert) have this mode, whatever the
+ * umask: like the kernel's snapshot files (0400 under 0600 directories),
+ * they reveal the address layout of the processes recorded. */
+#define DAMO_RECORD_MODE	0600
 
 /* ------------------------------------------------------------ conf.c */
 
@@ -433,6 +488,13 @@ void conf_seterr(char *err, size_t len, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A directory name: what configfs and the file syntax both allow. */
 bool conf_valid_name(const char *s);
+/* Whether a kind's blocks have names; key is an attribute of kind k;
+ * a block of kind child may be inside one of kind parent. */
+bool conf_kind_named(enum conf_kind k);
+bool conf_is_attr(enum conf_kind k, const char *key);
+bool conf_child_allowed(enum conf_kind parent, enum conf_kind child);
+/* Whether an attribute's value is a number (validate.c's rules). */
+bool conf_attr_numeric(enum conf_kind k, const char *key);
 
 /* Parse text; on error, fills err ("LINE: message") and returns -1. */
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen);
@@ -440,6 +502,16 @@ struct conf_node *conf_parse(const char *text, char *err, size_t errlen);
 int conf_validate(const struct conf_node *root, char *err, size_t errlen);
 void conf_print(FILE *f, const struct conf_node *root);
 char *conf_to_string(const struct conf_node *root);
+
+/* The same tree as JSON (save --json; its schema is in damo.1). */
+void conf_print_json(FILE *f, const struct conf_node *root);
+char *conf_to_json(const struct conf_node *root);
+/* Whether text is the JSON form: its first non-blank character is '{'
+ * (which no line of the text form starts with). */
+bool conf_is_json(const char *text);
+/* Parse the JSON form; errors as conf_parse()'s ("line N: ..."). */
+struct conf_node *conf_parse_json(const char *text, size_t len, char *err,
+				  size_t errlen);
 
 /* ------------------------------------------------------------ save.c etc. */
 
@@ -457,5 +529,15 @@ char *proc_cmdline(const char *proc_root, const char *pid);
  * proc_root; 0 or -errno (-ESRCH: none, -EEXIST: ambiguous). */
 int resolve_command(const char *proc_root, const char *cmdline, long *pid);
 int resolve_unit(const char *proc_root, const char *unit, long *pid);
+/* The systemd unit (.service or .scope) whose cgroup holds pid, from
+ * proc_root/PID/cgroup; NULL if none. */
+char *proc_unit(const char *proc_root, const char *pid);
+/* A unit's main process: systemd's MainPID (systemctl, or
+ * $DAMO_SYSTEMCTL; "" for none), else the first process of its cgroup
+ * under cgroup_root(), else, without a cgroup tree, resolve_unit() in
+ * proc_root(); 0 or -errno (-ESRCH: the unit is not running). */
+int unit_main_pid(const char *unit, long *pid);
+/* unit with ".service" added if it has no suffix; a new string. */
+char *unit_full_name(const char *unit);
 
 #endif /* DAMO_H */

@@ -3,7 +3,8 @@
  * A small pull parser of JSON (RFC 8259), enough to read record files
  * without building a tree: the caller walks objects and arrays member by
  * member, takes the values it wants and skips the others.  Errors name the
- * byte offset.
+ * byte offset.  And the two pieces every JSON writer of damo needs: a
+ * string, escaped, and a member's key.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -381,4 +382,29 @@ int jp_finish(struct jp *j)
 	if (jp_peek(j) != JP_END)
 		return jp_fail(j, "data after the end of the JSON value");
 	return 0;
+}
+
+/* ------------------------------------------------------------ writing */
+
+/* Controls as \u escapes, '"' and '\' escaped; other bytes as they are. */
+void json_put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+void json_put_key(FILE *f, const char *key)
+{
+	json_put_str(f, key);
+	fputs(": ", f);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A line plot of the wss or nr_regions distribution (the seed's --plot):
- * one line with points per target, x and y axes from 0 to their maximum.
+ * one line with points per target, x and y axes from 0 to their maximum;
+ * PNG, SVG or PDF by the file's name (canvas.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -102,11 +103,16 @@ int plot_png(const char *path, const struct plot_series *s, size_t nr,
 {
 	const struct layout *l = &plot_layout;
 	double xmax, ymax;
+	struct canvas cv;
 	cairo_t *cr;
 	size_t i;
+	int r;
 
 	series_max(s, nr, &xmax, &ymax);
-	cr = canvas_new(l);
+	r = canvas_open(&cv, l, path);
+	if (r)
+		return r;
+	cr = cv.cr;
 	draw_frame(cr, l);
 	cairo_set_font_size(cr, FONT_TICK);
 	x_ticks(cr, l, xmax, X_TICKS);
@@ -119,5 +125,5 @@ int plot_png(const char *path, const struct plot_series *s, size_t nr,
 	cairo_set_font_size(cr, FONT_TICK);
 	for (i = 0; i < nr; i++)
 		draw_series(cr, l, &s[i], i, xmax, ymax);
-	return canvas_write(cr, path);
+	return canvas_close(&cv);
 }

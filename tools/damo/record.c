@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * damo record: make a context through configfs, run or attach the target,
- * and take one snapshot for every aggregation, until the target exits or a
- * signal asks to stop: appended to the file as it comes in the seed's
- * format, kept and written at the end in the JSON ones.  Then remove
- * exactly the directories made here.
+ * damo record: make a context through configfs with a target for every pid
+ * given (or one for a command it starts), and take a snapshot of every
+ * target for every aggregation, until all of them have exited, a signal
+ * asks to stop or --timeout runs out: appended to the file as it comes in
+ * the seed's format, kept and written at the end in the JSON ones.  Then
+ * remove exactly the directories made here.
  *
  * Aggregations are noticed by polling nr_aggregations at a tenth of the
- * aggregation interval; after it moves, the target's snapshot is read and
- * nr_aggregations again: if it still reads the same, the snapshot is that
- * aggregation's.  Aggregations that passed unseen are counted as lost.
+ * aggregation interval; after it moves, every target's snapshot is read
+ * and nr_aggregations again: if it still reads the same, the snapshots are
+ * that aggregation's.  Aggregations that passed unseen are counted as lost.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,13 +34,17 @@ static void on_signal(int sig)
 }
 
 static const char record_usage[] =
-"usage: damo record [OPTIONS] PID\n"
+"usage: damo record [OPTIONS] PID [PID...]\n"
 "       damo record [OPTIONS] COMMAND [ARG...]\n"
 "       damo record [OPTIONS] \"SHELL COMMAND LINE\"\n"
 "\n"
-"Monitor a process with DAMON and record every aggregation's regions to a\n"
-"file, until the process exits or damo gets SIGINT or SIGTERM.  A COMMAND\n"
-"is started by damo (and sent SIGTERM if damo is stopped by a signal).\n"
+"Monitor processes with DAMON and record every aggregation's regions to a\n"
+"file, until they have all exited, --timeout runs out or damo gets SIGINT,\n"
+"SIGTERM or SIGHUP.  Several PIDs (damo record $(pidof app)) are one\n"
+"context with a target each.  A first argument that is not a number is a\n"
+"COMMAND, started by damo (and sent SIGTERM if damo stops first).  The\n"
+"file is made with mode 0600: it shows the processes' address layout.\n"
+"On a terminal, stderr shows the progress.\n"
 "\n"
 "  -s, --sample US      sampling interval in microseconds (kernel default\n"
 "                       5000)\n"
@@ -54,6 +59,8 @@ static const char record_usage[] =
 "                       plain, written when recording ends; or the\n"
 "                       seed's binary snapshots, appended as they come\n"
 "  -c, --context NAME   configfs context name (default damo-record.PID)\n"
+"      --timeout SECONDS\n"
+"                       stop recording after this long (30, 2.5, ...)\n"
 "  -l, --rbuf LEN       accepted for compatibility, ignored\n"
 "  -h, --help\n"
 "\n"
@@ -69,12 +76,19 @@ static const char record_usage[] =
 /* A number or a word read from configfs. */
 #define ATTR_LEN		64
 
+/* --timeout: ns 0 if not given; its text, for the summary. */
+struct timeout {
+	int64_t ns;
+	const char *text;
+};
+
 struct recorder {
 	const char *out;	/* the record file */
 	FILE *f;
 	bool old_moved;		/* an older one became out.old */
 	char *ctx;		/* the context directory, once made */
-	char *target;		/* its target directory, once made */
+	char **targets;		/* its target directories, as made */
+	size_t nr_targets;
 	bool on;
 	pid_t child;		/* a command we started */
 	int child_status;
@@ -82,10 +96,16 @@ struct recorder {
 	uint64_t poll_us;
 	enum rec_format format;
 	struct record rec;	/* JSON: the snapshots so far */
-	struct rec_task task;	/* the latest snapshot */
+	struct rec_task *tasks;	/* the latest snapshot: a task a target */
 	uint64_t last;		/* the latest aggregation recorded */
 	int64_t last_ns;	/* and when */
 	uint64_t lost, recorded;
+	int64_t started_ns;	/* when the context went on */
+	const struct timeout *timeout;
+	bool timed_out;
+	bool progress;		/* stderr is a terminal: show the progress */
+	int64_t progress_ns;	/* when it was last shown; 0: not yet */
+	uint64_t bytes;		/* written (seed) or held in memory (JSON) */
 };
 
 static int64_t now_ns(void)
@@ -132,21 +152,23 @@ static void reap_child(struct recorder *rc, bool block)
 
 static void cleanup(struct recorder *rc)
 {
-	int r;
+	char *t;
 
 	if (rc->on)
 		set_attr(rc->ctx, "state", "off");
-	if (rc->target && rmdir(rc->target))
-		damo_err("removing %s: %s", rc->target, strerror(errno));
-	if (rc->ctx) {
-		/* a region-less target leaves only default groups behind */
-		r = rmdir(rc->ctx);
-		if (r)
-			damo_err("removing %s: %s", rc->ctx, strerror(errno));
+	/* newest first; region-less targets leave only default groups */
+	while (rc->nr_targets) {
+		t = rc->targets[--rc->nr_targets];
+		if (rmdir(t))
+			damo_err("removing %s: %s", t, strerror(errno));
+		free(t);
 	}
-	free(rc->target);
+	if (rc->ctx && rmdir(rc->ctx))
+		damo_err("removing %s: %s", rc->ctx, strerror(errno));
+	free(rc->targets);
 	free(rc->ctx);
-	rc->target = rc->ctx = NULL;
+	rc->targets = NULL;
+	rc->ctx = NULL;
 }
 
 /* The exit status of a child that could not exec, as sh's for "not found" */
@@ -269,7 +291,9 @@ struct record_opts {
 	uint64_t attrs[NR_ATTR_OPTS];
 	bool given[NR_ATTR_OPTS];
 	uint64_t rbuf;			/* the seed's; ignored */
-	long pid;			/* a pid to attach to; 0: a command */
+	struct timeout timeout;
+	long *pids;			/* pids to attach to, a target each */
+	int nr_pids;			/* 0: a command */
 	char **cmd;			/* else the command */
 	int nr_cmd;
 };
@@ -292,24 +316,105 @@ static int opt_context(const struct damo_opt *o, const char *arg, int argc,
 	return 0;
 }
 
-/* A number names a running process; anything else is a command. */
-static int target_of(int argc, char **argv, struct record_opts *o)
-{
-	uint64_t u;
+/* The most --timeout takes (about 31 years): its ns fit in an int64_t. */
+#define TIMEOUT_MAX_SECS	1000000000ULL
+/* The longest whole part of a --timeout, in digits. */
+#define SECS_DIGITS_MAX		20
 
-	o->cmd = argv;
-	o->nr_cmd = argc;
-	if (argc != 1 || parse_u64(argv[0], &u))
-		return 0;
-	if (!u || u > DAMO_PID_MAX) {
-		damo_err("'%s' is not a pid", argv[0]);
+/* Decimals of SECONDS: at most nanoseconds; 0 or -EINVAL. */
+static int parse_fraction(const char *s, int64_t *ns)
+{
+	int64_t unit = NSEC_PER_SEC;
+
+	*ns = 0;
+	if (!*s)
+		return -EINVAL;		/* "1." */
+	for (; *s; s++) {
+		unit /= 10;
+		if (*s < '0' || *s > '9' || !unit)
+			return -EINVAL;
+		*ns += (*s - '0') * unit;
+	}
+	return 0;
+}
+
+/* SECONDS, a decimal number above 0 ("30", "2.5"), into ns. */
+static int parse_secs(const char *s, int64_t *ns)
+{
+	char whole[SECS_DIGITS_MAX + 1];
+	size_t n = strcspn(s, ".");
+	int64_t frac = 0;
+	uint64_t secs;
+
+	if (!n || n > SECS_DIGITS_MAX)
+		return -EINVAL;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (parse_u64(whole, &secs) || secs > TIMEOUT_MAX_SECS ||
+	    (s[n] && parse_fraction(s + n + 1, &frac)))
+		return -EINVAL;
+	*ns = (int64_t)secs * NSEC_PER_SEC + frac;
+	return *ns ? 0 : -EINVAL;
+}
+
+static int opt_timeout(const struct damo_opt *o, const char *arg, int argc,
+		       char **argv)
+{
+	struct timeout *t = o->value;
+
+	(void)argc;
+	(void)argv;
+	if (parse_secs(arg, &t->ns)) {
+		damo_err("--timeout: '%s' is not a number of seconds above 0 (30, 2.5, ...)",
+			 arg);
 		return -EINVAL;
 	}
-	o->pid = (long)u;
-	if (kill(o->pid, 0) && errno == ESRCH) {
-		damo_err("no process with pid %ld", o->pid);
+	t->text = arg;
+	return 0;
+}
+
+/* A target for the pid arg; checked now, so that a typo makes nothing. */
+static int add_pid(struct record_opts *o, const char *arg)
+{
+	uint64_t u;
+	int i;
+
+	if (parse_u64(arg, &u) || !u || u > DAMO_PID_MAX) {
+		damo_err("'%s' is not a pid", arg);
+		return -EINVAL;
+	}
+	for (i = 0; i < o->nr_pids; i++)
+		if (o->pids[i] == (long)u) {
+			damo_err("pid %llu is given twice",
+				 (unsigned long long)u);
+			return -EINVAL;
+		}
+	if (kill((pid_t)u, 0) && errno == ESRCH) {
+		damo_err("no process with pid %llu", (unsigned long long)u);
 		return -ESRCH;
 	}
+	o->pids[o->nr_pids++] = (long)u;
+	return 0;
+}
+
+/*
+ * A first argument that is a number makes them all pids of running
+ * processes, a target each; anything else is a command and its arguments.
+ */
+static int targets_of(int argc, char **argv, struct record_opts *o)
+{
+	uint64_t u;
+	int i;
+
+	if (parse_u64(argv[0], &u)) {
+		o->cmd = argv;
+		o->nr_cmd = argc;
+		return 0;
+	}
+	o->pids = xcalloc(argc, sizeof(*o->pids));
+	for (i = 0; i < argc; i++)
+		if (add_pid(o, argv[i]))
+			return -EINVAL;
 	return 0;
 }
 
@@ -320,6 +425,7 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 		OPT_STRING('o', "out", &o->out),
 		OPT_CALL('c', "context", &o->ctxname, opt_context),
 		OPT_CALL(0, "format", &o->format, rec_opt_format),
+		OPT_CALL(0, "timeout", &o->timeout, opt_timeout),
 		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
 		OPT_HELP(),
 		OPT_END(),
@@ -347,10 +453,48 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 		fputs(record_usage, stderr);
 		return 1;
 	}
-	return target_of(argc - optind, argv + optind, o) ? 1 : OPTS_GO_ON;
+	return targets_of(argc - optind, argv + optind, o) ? 1 : OPTS_GO_ON;
 }
 
 /* ------------------------------------------------------------ set-up */
+
+/* The FILE.old of an existing FILE back in its place. */
+static void put_old_back(struct recorder *rc)
+{
+	char *old;
+
+	if (!rc->old_moved)
+		return;
+	old = xasprintf("%s.old", rc->out);
+	rename(old, rc->out);
+	free(old);
+}
+
+/*
+ * A new file of mode DAMO_RECORD_MODE: created exclusively (not through
+ * whatever a name in a shared directory may have become meanwhile), then
+ * given the bits the umask took away.
+ */
+static FILE *create_record(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		      DAMO_RECORD_MODE);
+	FILE *f = NULL;
+	int err;
+
+	if (fd >= 0 && !fchmod(fd, DAMO_RECORD_MODE))
+		f = fdopen(fd, "wb");
+	if (f)
+		return f;
+	err = errno;
+	damo_err("cannot create %s: %s", path, strerror(err));
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	errno = err;		/* for the caller: EEXIST is not ours */
+	return NULL;
+}
 
 /*
  * The output first: failing here must not leave anything behind.  An
@@ -372,9 +516,11 @@ static int open_output(struct recorder *rc)
 		rc->old_moved = true;
 		free(old);
 	}
-	rc->f = fopen(rc->out, "wb");
+	rc->f = create_record(rc->out);
 	if (!rc->f) {
-		damo_err("cannot create %s: %s", rc->out, strerror(errno));
+		/* EEXIST: someone else's new file, which stays */
+		if (errno != EEXIST)
+			put_old_back(rc);
 		return -1;
 	}
 	return 0;
@@ -383,14 +529,8 @@ static int open_output(struct recorder *rc)
 /* Nothing recorded: the files as they were. */
 static void drop_output(struct recorder *rc)
 {
-	char *old;
-
 	unlink(rc->out);
-	if (!rc->old_moved)
-		return;
-	old = xasprintf("%s.old", rc->out);
-	rename(old, rc->out);
-	free(old);
+	put_old_back(rc);
 }
 
 static void catch_stop_signals(void)
@@ -414,7 +554,27 @@ static uint64_t poll_interval(uint64_t aggr_us)
 	return us > POLL_MAX_US ? POLL_MAX_US : us;
 }
 
-/* The context with the options' attributes, and its target directory. */
+/* Target directories 0..nr-1, and a task for each one's snapshots. */
+static int make_targets(struct recorder *rc, size_t nr)
+{
+	char *t;
+	size_t i;
+
+	rc->targets = xcalloc(nr, sizeof(*rc->targets));
+	rc->tasks = xcalloc(nr, sizeof(*rc->tasks));
+	for (i = 0; i < nr; i++) {
+		t = xasprintf("%s/targets/%zu", rc->ctx, i);
+		if (mkdir(t, DAMO_DIR_MODE)) {
+			damo_err("making %s: %s", t, strerror(errno));
+			free(t);
+			return -1;
+		}
+		rc->targets[rc->nr_targets++] = t;
+	}
+	return 0;
+}
+
+/* The context with the options' attributes, and its target directories. */
 static int make_context(struct recorder *rc, const struct record_opts *o)
 {
 	uint64_t aggr_us;
@@ -444,38 +604,45 @@ static int make_context(struct recorder *rc, const struct record_opts *o)
 	rc->rec.aggr_us = aggr_us;
 	rc->rec.has_intervals = true;
 	rc->poll_us = poll_interval(aggr_us);
-	rc->target = xasprintf("%s/targets/0", rc->ctx);
-	if (mkdir(rc->target, DAMO_DIR_MODE)) {
-		damo_err("making %s: %s", rc->target, strerror(errno));
-		free(rc->target);
-		rc->target = NULL;
-		return -1;
-	}
-	return 0;
+	return make_targets(rc, o->nr_pids ? (size_t)o->nr_pids : 1);
 }
 
-/* Start the command if there is one, set the pid, turn the context on. */
-static int start_target(struct recorder *rc, const struct record_opts *o)
+static void say_started(const struct recorder *rc, const char *ctxname)
 {
-	long pid = o->pid;
-	char buf[32];
+	size_t i;
 
-	if (!pid) {
+	fprintf(stderr, "%s: recording pid%s", damo_prog,
+		rc->nr_targets > 1 ? "s" : "");
+	for (i = 0; i < rc->nr_targets; i++)
+		fprintf(stderr, " %llu", (unsigned long long)rc->tasks[i].pid);
+	fprintf(stderr, " to %s (context %s)\n", rc->out, ctxname);
+}
+
+/* Start the command if there is one, set the pids, turn the context on. */
+static int start_targets(struct recorder *rc, const struct record_opts *o)
+{
+	char buf[32];
+	size_t i;
+
+	if (!o->nr_pids) {
 		rc->child = start_command(o->cmd, o->nr_cmd);
 		if (rc->child < 0) {
 			rc->child = 0;
 			return -1;
 		}
-		pid = rc->child;
 	}
-	snprintf(buf, sizeof(buf), "%ld", pid);
-	if (set_attr(rc->target, "pid", buf) ||
-	    set_attr(rc->ctx, "state", "on"))
+	for (i = 0; i < rc->nr_targets; i++) {
+		rc->tasks[i].pid = o->nr_pids ? o->pids[i] : rc->child;
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)rc->tasks[i].pid);
+		if (set_attr(rc->targets[i], "pid", buf))
+			return -1;
+	}
+	if (set_attr(rc->ctx, "state", "on"))
 		return -1;
 	rc->on = true;
-	rc->task.pid = pid;
-	fprintf(stderr, "%s: recording pid %ld to %s (context %s)\n",
-		damo_prog, pid, rc->out, o->ctxname);
+	rc->started_ns = now_ns();
+	say_started(rc, o->ctxname);
 	return 0;
 }
 
@@ -483,27 +650,79 @@ static int start_target(struct recorder *rc, const struct record_opts *o)
 
 enum take { TAKEN, TAKE_AGAIN, TAKE_FAILED };
 
+/* The memory a snapshot kept for the JSON formats takes. */
+static uint64_t snapshot_mem(const struct rec_snapshot *s)
+{
+	uint64_t b = sizeof(*s);
+	uint32_t i;
+
+	for (i = 0; i < s->nr_tasks; i++)
+		b += sizeof(s->tasks[i]) +
+			(uint64_t)s->tasks[i].nr_regions *
+			sizeof(*s->tasks[i].regions);
+	return b;
+}
+
+/* Into the file (seed) or the list written at the end (JSON); 0 or -1. */
+static int keep_snapshot(struct recorder *rc, const struct rec_snapshot *s)
+{
+	off_t pos;
+
+	if (rc->format != REC_SEED) {
+		rec_append(&rc->rec, s);
+		rc->bytes += snapshot_mem(s);
+		return 0;
+	}
+	if (rec_write_snapshot(rc->f, s)) {
+		damo_err("writing %s: %s", rc->out, strerror(errno));
+		return -1;
+	}
+	pos = ftello(rc->f);
+	if (pos > 0)
+		rc->bytes = (uint64_t)pos;
+	return 0;
+}
+
+/* Every target's snapshot into rc->tasks; TAKEN or what went wrong. */
+static enum take read_snapshots(struct recorder *rc)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < rc->nr_targets; i++) {
+		r = read_snapshot(rc->targets[i], &rc->tasks[i]);
+		if (r == -EAGAIN)
+			return TAKE_AGAIN;
+		if (r) {
+			damo_err("reading %s/snapshot: %s", rc->targets[i],
+				 strerror(-r));
+			return TAKE_FAILED;
+		}
+	}
+	return TAKEN;
+}
+
 /*
- * The snapshot of aggregation nr, unless another aggregation ended
- * while it was read.
+ * The snapshots of aggregation nr, unless another aggregation ended
+ * while they were read.
  */
 static enum take take_snapshot(struct recorder *rc, uint64_t nr, bool off)
 {
-	struct rec_snapshot snap = { .nr_tasks = 1, .tasks = &rc->task };
+	struct rec_snapshot snap = {
+		.nr_tasks = rc->nr_targets, .tasks = rc->tasks,
+	};
+	enum take t;
+	int64_t start;
 	uint64_t nr2;
-	int r;
+	size_t i;
 
 	/* let the kdamond finish publishing what it counted */
 	if (!off)
 		sleep_us(rc->poll_us / SETTLE_PARTS ?
 			 rc->poll_us / SETTLE_PARTS : 1);
-	r = read_snapshot(rc->target, &rc->task);
-	if (r == -EAGAIN)
-		return TAKE_AGAIN;
-	if (r) {
-		damo_err("reading %s/snapshot: %s", rc->target, strerror(-r));
-		return TAKE_FAILED;
-	}
+	t = read_snapshots(rc);
+	if (t != TAKEN)
+		return t;
 	if (get_u64(rc->ctx, "nr_aggregations", &nr2))
 		return TAKE_FAILED;
 	if (nr2 != nr)
@@ -511,16 +730,13 @@ static enum take take_snapshot(struct recorder *rc, uint64_t nr, bool off)
 	snap.time_ns = now_ns();
 	/* the aggregation began an interval before; the first, or after
 	 * lost ones, on its own */
-	rc->task.start_ns = snap.time_ns - (int64_t)rc->rec.aggr_us *
-		NSEC_PER_USEC;
+	start = snap.time_ns - (int64_t)rc->rec.aggr_us * NSEC_PER_USEC;
 	if (rc->recorded && nr == rc->last + 1)
-		rc->task.start_ns = rc->last_ns;
-	if (rc->format != REC_SEED) {
-		rec_append(&rc->rec, &snap);
-	} else if (rec_write_snapshot(rc->f, &snap)) {
-		damo_err("writing %s: %s", rc->out, strerror(errno));
+		start = rc->last_ns;
+	for (i = 0; i < rc->nr_targets; i++)
+		rc->tasks[i].start_ns = start;
+	if (keep_snapshot(rc, &snap))
 		return TAKE_FAILED;
-	}
 	rc->lost += nr - rc->last - 1;
 	rc->last = nr;
 	rc->last_ns = snap.time_ns;
@@ -528,7 +744,82 @@ static enum take take_snapshot(struct recorder *rc, uint64_t nr, bool off)
 	return TAKEN;
 }
 
-/* Until the context is off or a signal came; 0 or -1. */
+/* ------------------------------------------------------------ progress */
+
+/* The progress line is redrawn at most this often. */
+#define PROGRESS_NS		(NSEC_PER_SEC / 4)
+#define KIB			1024.0
+
+/* bytes as "812 B", "3.4 KiB", "1.2 MiB", ... */
+static void fmt_bytes(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= KIB && u + 1 < ARRAY_SIZE(units)) {
+		v /= KIB;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/*
+ * On a terminal: one line, rewritten in place ("\r", then erase to its
+ * end), a few times a second at most.  Elsewhere (a log file, a pipe)
+ * nothing: it would only pile up there.
+ */
+static void show_progress(struct recorder *rc)
+{
+	int64_t now = now_ns();
+	char size[32];
+
+	if (!rc->progress || (rc->progress_ns &&
+			      now - rc->progress_ns < PROGRESS_NS))
+		return;
+	rc->progress_ns = now;
+	fmt_bytes(size, sizeof(size), rc->bytes);
+	fprintf(stderr, "\r\033[K%s: recording for %.1f s: %llu snapshot%s, %s %s",
+		damo_prog, (double)(now - rc->started_ns) / NSEC_PER_SEC,
+		(unsigned long long)rc->recorded, rc->recorded == 1 ? "" : "s",
+		size, rc->format == REC_SEED ? "written" :
+		"in memory (written at the end)");
+}
+
+/* The progress line away, before the lines that follow it. */
+static void clear_progress(struct recorder *rc)
+{
+	if (rc->progress_ns)
+		fputs("\r\033[K", stderr);
+	rc->progress_ns = 0;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+/* Whether --timeout has run out (said in rc->timed_out). */
+static bool timeout_passed(struct recorder *rc)
+{
+	if (rc->timeout->ns &&
+	    now_ns() - rc->started_ns >= rc->timeout->ns)
+		rc->timed_out = true;
+	return rc->timed_out;
+}
+
+/* A poll interval, or what is left of --timeout if that is less. */
+static uint64_t poll_wait(const struct recorder *rc)
+{
+	int64_t left_us;
+
+	if (!rc->timeout->ns)
+		return rc->poll_us;
+	left_us = (rc->started_ns + rc->timeout->ns - now_ns()) /
+		NSEC_PER_USEC;
+	if (left_us <= 0)
+		return 1;
+	return (uint64_t)left_us < rc->poll_us ? (uint64_t)left_us : rc->poll_us;
+}
+
+/* Until the context is off, a signal came or --timeout ran out; 0 or -1. */
 static int record_loop(struct recorder *rc)
 {
 	enum take t;
@@ -537,7 +828,10 @@ static int record_loop(struct recorder *rc)
 	bool off;
 
 	while (!stop_signal) {
-		sleep_us(rc->poll_us);
+		show_progress(rc);
+		sleep_us(poll_wait(rc));
+		if (timeout_passed(rc))
+			break;
 		reap_child(rc, false);
 		if (get_attr(rc->ctx, "state", state, sizeof(state)) ||
 		    get_u64(rc->ctx, "nr_aggregations", &nr))
@@ -564,19 +858,28 @@ static void print_summary(const struct recorder *rc)
 			(unsigned long long)rc->lost);
 	if (stop_signal)
 		fprintf(stderr, "; stopped by signal %d", (int)stop_signal);
+	else if (rc->timed_out)
+		fprintf(stderr, "; stopped after --timeout %s s",
+			rc->timeout->text);
 	fputc('\n', stderr);
 }
 
 /* Turn off and remove what was made; stop and reap a started command. */
 static void stop_recording(struct recorder *rc, bool failed)
 {
+	size_t i, nr = rc->nr_targets;
+
 	/* a command we started goes when we stop early or fail */
-	if ((stop_signal || failed) && rc->child && !rc->child_reaped)
+	if ((stop_signal || rc->timed_out || failed) && rc->child &&
+	    !rc->child_reaped)
 		kill(rc->child, SIGTERM);
 	cleanup(rc);
 	if (rc->child)
 		reap_child(rc, true);
-	free(rc->task.regions);
+	for (i = 0; i < nr; i++)
+		free(rc->tasks[i].regions);
+	free(rc->tasks);
+	rc->tasks = NULL;
 }
 
 static int record(struct recorder *rc, const struct record_opts *o)
@@ -588,9 +891,10 @@ static int record(struct recorder *rc, const struct record_opts *o)
 	catch_stop_signals();
 	r = make_context(rc, o);
 	if (!r)
-		r = start_target(rc, o);
+		r = start_targets(rc, o);
 	if (!r)
 		r = record_loop(rc);
+	clear_progress(rc);
 	if (rc->ctx)
 		stop_recording(rc, r);
 	/* JSON: the whole list, now that it is complete */
@@ -621,15 +925,20 @@ int cmd_record(int argc, char **argv)
 	int r;
 
 	r = record_parse(argc, argv, &o);
-	if (r != OPTS_GO_ON)
+	if (r == OPTS_GO_ON && cfs_check())
+		r = 1;
+	if (r != OPTS_GO_ON) {
+		free(o.pids);
 		return r;
-	if (cfs_check())
-		return 1;
+	}
 	if (!o.ctxname)
 		o.ctxname = defname = xasprintf("damo-record.%d", (int)getpid());
 	rc.out = o.out;
 	rc.format = o.format;
+	rc.timeout = &o.timeout;
+	rc.progress = isatty(STDERR_FILENO);
 	r = record(&rc, &o);
 	free(defname);
+	free(o.pids);
 	return r ? 1 : 0;
 }

@@ -2,6 +2,9 @@
 /*
  * damo report: raw, heats, wss, nr_regions and heatmap, with the seed's
  * options and output formats (the .py scripts of the seed tools/damon).
+ * raw and wss show sizes and times in units (fmt_fig()), and the seed's
+ * plain numbers with --raw-numbers; raw, wss and nr_regions print JSON
+ * with --json (the schemas are in Documentation/damo.1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -114,8 +117,28 @@ static void print_heats(FILE *out, const struct heats *h)
 
 /* ------------------------------------------------------------ raw */
 
-static void print_raw(FILE *out, const struct record *rec)
+/* Room for a signed figure: fmt_fig()'s and a '-'. */
+#define SFIG_LEN		(FIG_LEN + 1)
+
+/* A time in ns that may be negative (a snapshot before the first). */
+static const char *fmt_sns(char buf[SFIG_LEN], int64_t ns, bool raw)
 {
+	if (raw || ns >= 0) {
+		if (raw)
+			snprintf(buf, SFIG_LEN, "%lld", (long long)ns);
+		else
+			fmt_fig(buf, (uint64_t)ns, FIG_NS, false);
+		return buf;
+	}
+	buf[0] = '-';
+	fmt_fig(buf + 1, -(uint64_t)ns, FIG_NS, false);
+	return buf;
+}
+
+/* The seed's text; with units unless raw (then the seed's, byte for byte). */
+static void print_raw(FILE *out, const struct record *rec, bool raw)
+{
+	char buf[SFIG_LEN];
 	int64_t start = 0;
 	size_t i;
 	uint32_t ti, ri;
@@ -125,9 +148,11 @@ static void print_raw(FILE *out, const struct record *rec)
 
 		if (!i) {
 			start = s->time_ns;
-			fprintf(out, "start_time:  %lld\n", (long long)start);
+			fprintf(out, "start_time:  %s\n",
+				fmt_sns(buf, start, raw));
 		}
-		fprintf(out, "rel time: %16lld\n", (long long)(s->time_ns - start));
+		fprintf(out, "rel time: %16s\n",
+			fmt_sns(buf, s->time_ns - start, raw));
 		fprintf(out, "nr_tasks:  %u\n", s->nr_tasks);
 		for (ti = 0; ti < s->nr_tasks; ti++) {
 			const struct rec_task *t = &s->tasks[ti];
@@ -137,15 +162,66 @@ static void print_raw(FILE *out, const struct record *rec)
 			for (ri = 0; ri < t->nr_regions; ri++) {
 				const struct rec_region *r = &t->regions[ri];
 
-				fprintf(out, "%012llx-%012llx(%10llu):\t%u\n",
+				fprintf(out, "%012llx-%012llx(%10s):\t%u\n",
 					(unsigned long long)r->start,
 					(unsigned long long)r->end,
-					(unsigned long long)(r->end - r->start),
+					fmt_fig(buf, r->end - r->start,
+						FIG_BYTES, raw),
 					r->nr_accesses);
 			}
 			fputc('\n', out);
 		}
 	}
+}
+
+static void put_raw_task_json(FILE *out, const struct rec_task *t)
+{
+	uint32_t ri;
+
+	fprintf(out, "{\"pid\": %llu, \"nr_regions\": %u, \"regions\": [",
+		(unsigned long long)t->pid, t->nr_regions);
+	for (ri = 0; ri < t->nr_regions; ri++) {
+		const struct rec_region *r = &t->regions[ri];
+
+		fprintf(out, "%s\n      {\"start\": %llu, \"end\": %llu, \"size\": %llu, \"nr_accesses\": %u}",
+			ri ? "," : "", (unsigned long long)r->start,
+			(unsigned long long)r->end,
+			(unsigned long long)(r->end - r->start),
+			r->nr_accesses);
+	}
+	fputs("]}", out);
+}
+
+/* The same as JSON: the schema is in damo.1. */
+static void print_raw_json(FILE *out, const struct record *rec)
+{
+	int64_t start = rec->snapshots[0].time_ns;
+	size_t i;
+	uint32_t ti;
+
+	fprintf(out, "{\"start_time_ns\": %lld,\n \"intervals\": ",
+		(long long)start);
+	if (rec->has_intervals)
+		fprintf(out, "{\"sample_us\": %llu, \"aggr_us\": %llu, \"update_us\": %llu}",
+			(unsigned long long)rec->sample_us,
+			(unsigned long long)rec->aggr_us,
+			(unsigned long long)rec->update_us);
+	else
+		fputs("null", out);
+	fputs(",\n \"snapshots\": [", out);
+	for (i = 0; i < rec->nr_snapshots; i++) {
+		const struct rec_snapshot *s = &rec->snapshots[i];
+
+		fprintf(out, "%s\n  {\"time_ns\": %lld, \"rel_time_ns\": %lld, \"tasks\": [",
+			i ? "," : "", (long long)s->time_ns,
+			(long long)(s->time_ns - start));
+		for (ti = 0; ti < s->nr_tasks; ti++) {
+			fputs(ti ? ",\n    " : "\n    ", out);
+			put_raw_task_json(out, &s->tasks[ti]);
+		}
+		fputs("]}", out);
+	}
+	fputs("\n]}\n", out);
 }
 
 /* ------------------------------------------------------------ wss, nr_regions */
@@ -221,83 +297,168 @@ static size_t values_of(const struct record *rec, uint64_t pid,
 	return nr;
 }
 
-static void series_add(struct plot_series *s, double x, double y)
-{
-	s->x = xrealloc(s->x, (s->n + 1) * sizeof(*s->x));
-	s->y = xrealloc(s->y, (s->n + 1) * sizeof(*s->y));
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->n++;
-}
+/* One target's distribution: what wss and nr_regions print of it. */
+struct dist {
+	uint64_t pid;
+	size_t nr_values;		/* its snapshots after --skip */
+	uint64_t avg;			/* the average, rounded down */
+	uint64_t *at;			/* at[k]: at dist_range_at(d, k) */
+};
 
-/* The average and the percentiles of nr values (nr > 0), also into s. */
-static void print_percentiles(FILE *out, const uint64_t *vals, size_t nr,
-			      const struct dist_args *d,
-			      struct plot_series *s)
+/* The average and the percentiles of nr values (nr > 0) into t. */
+static void dist_fill(struct dist *t, const uint64_t *vals, size_t nr,
+		      const struct dist_args *d)
 {
 	unsigned __int128 sum = 0;
 	size_t i;
 	long idx;
-	int k, p;
+	int k;
 
 	for (i = 0; i < nr; i++)
 		sum += vals[i];
-	fprintf(out, "# avr:\t%llu\n", (unsigned long long)(sum / nr));
+	t->nr_values = nr;
+	t->avg = (uint64_t)(sum / nr);
+	t->at = xcalloc(dist_range_nr(d), sizeof(*t->at));
 	/* opt_range() made sure every percentile is in 0..100 */
 	for (k = 0; k < dist_range_nr(d); k++) {
-		p = dist_range_at(d, k);
 		/* the seed's index: int(p / 100 * nr), the last for 100 */
-		idx = (long)(p / 100.0 * (double)nr);
+		idx = (long)(dist_range_at(d, k) / 100.0 * (double)nr);
 		if (idx >= (long)nr)
 			idx = (long)nr - 1;
-		fprintf(out, "%d\t%llu\n", p, (unsigned long long)vals[idx]);
-		series_add(s, p, (double)vals[idx]);
+		t->at[k] = vals[idx];
 	}
 }
 
-/*
- * Each pid's distribution, printed and returned as plot series; nothing
- * printed if a pid has no snapshots left after d->skip.
- */
-static int print_dist(FILE *out, const struct record *rec,
-		      enum dist_metric m, const struct dist_args *d,
-		      struct plot_series **seriesp, size_t *nr_seriesp)
+static void dists_free(struct dist *t, size_t nr)
 {
-	struct plot_series *series;
+	size_t k;
+
+	for (k = 0; k < nr; k++)
+		free(t[k].at);
+	free(t);
+}
+
+/*
+ * Each pid's distribution, in order of appearance; an error (said) if a
+ * pid has no snapshots left after d->skip.
+ */
+static int dists_of(const struct record *rec, enum dist_metric m,
+		    const struct dist_args *d, struct dist **distsp,
+		    size_t *nrp)
+{
+	struct dist *dists;
 	uint64_t *pids, *vals;
 	size_t nr_pids, nr, k;
 	int rc = 0;
 
 	nr_pids = rec_pids(rec, &pids);
 	vals = xcalloc(rec->nr_snapshots, sizeof(*vals));
-	*seriesp = NULL;
-	*nr_seriesp = 0;
-	for (k = 0; k < nr_pids; k++)
-		if (!values_of(rec, pids[k], m, d, vals)) {
+	dists = xcalloc(nr_pids, sizeof(*dists));
+	for (k = 0; k < nr_pids; k++) {
+		nr = values_of(rec, pids[k], m, d, vals);
+		dists[k].pid = pids[k];
+		if (!nr) {
 			damo_err("pid %llu: no snapshots left after skipping the first %llu (see --skip)",
 				 (unsigned long long)pids[k],
 				 (unsigned long long)d->skip);
 			rc = -EINVAL;
+			continue;
 		}
-	if (rc)
-		goto out;
-	fprintf(out, "# <percentile> <%s>\n",
-		m == DIST_WSS ? "wss" : "# regions");
-	series = xcalloc(nr_pids, sizeof(*series));
-	for (k = 0; k < nr_pids; k++) {
-		nr = values_of(rec, pids[k], m, d, vals);
-		fprintf(out, "# pid\t%llu\n", (unsigned long long)pids[k]);
 		if (d->sort)
 			qsort(vals, nr, sizeof(*vals), u64_cmp);
-		series[k].pid = pids[k];
-		print_percentiles(out, vals, nr, d, &series[k]);
+		dist_fill(&dists[k], vals, nr, d);
 	}
-	*seriesp = series;
-	*nr_seriesp = nr_pids;
-out:
 	free(vals);
 	free(pids);
-	return rc;
+	if (rc) {
+		dists_free(dists, nr_pids);
+		return rc;
+	}
+	*distsp = dists;
+	*nrp = nr_pids;
+	return 0;
+}
+
+/* A value of the metric: wss in units unless raw; a number of regions. */
+static const char *fmt_metric(char buf[FIG_LEN], uint64_t v,
+			      enum dist_metric m, bool raw)
+{
+	if (m == DIST_WSS)
+		return fmt_fig(buf, v, FIG_BYTES, raw);
+	snprintf(buf, FIG_LEN, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/* The seed's text (with units for wss unless raw). */
+static void print_dists(FILE *out, const struct dist *t, size_t nr,
+			enum dist_metric m, const struct dist_args *d,
+			bool raw)
+{
+	char buf[FIG_LEN];
+	size_t i;
+	int k;
+
+	fprintf(out, "# <percentile> <%s>\n",
+		m == DIST_WSS ? "wss" : "# regions");
+	for (i = 0; i < nr; i++) {
+		fprintf(out, "# pid\t%llu\n", (unsigned long long)t[i].pid);
+		fprintf(out, "# avr:\t%s\n", fmt_metric(buf, t[i].avg, m, raw));
+		for (k = 0; k < dist_range_nr(d); k++)
+			fprintf(out, "%d\t%s\n", dist_range_at(d, k),
+				fmt_metric(buf, t[i].at[k], m, raw));
+	}
+}
+
+/* The same as JSON: the schema is in damo.1. */
+static void print_dists_json(FILE *out, const struct dist *t, size_t nr,
+			     enum dist_metric m, const struct dist_args *d)
+{
+	size_t i;
+	int k;
+
+	fputc('{', out);
+	json_put_key(out, "metric");
+	json_put_str(out, m == DIST_WSS ? "wss" : "nr_regions");
+	fputs(", ", out);
+	json_put_key(out, "unit");
+	json_put_str(out, m == DIST_WSS ? "bytes" : "regions");
+	fputs(", ", out);
+	json_put_key(out, "sortby");
+	json_put_str(out, d->sort ? "size" : "time");
+	fprintf(out, ", \"skip\": %llu,\n \"targets\": [",
+		(unsigned long long)d->skip);
+	for (i = 0; i < nr; i++) {
+		fprintf(out, "%s\n  {\"pid\": %llu, \"nr_snapshots\": %zu, \"average\": %llu,\n   \"percentiles\": [",
+			i ? "," : "", (unsigned long long)t[i].pid,
+			t[i].nr_values, (unsigned long long)t[i].avg);
+		for (k = 0; k < dist_range_nr(d); k++)
+			fprintf(out, "%s{\"percentile\": %d, \"value\": %llu}",
+				k ? ", " : "", dist_range_at(d, k),
+				(unsigned long long)t[i].at[k]);
+		fputs("]}", out);
+	}
+	fputs(nr ? "\n]}\n" : "]}\n", out);
+}
+
+/* What --plot draws: the printed percentiles, a line per target. */
+static struct plot_series *dists_series(const struct dist *t, size_t nr,
+					const struct dist_args *d)
+{
+	struct plot_series *s = xcalloc(nr, sizeof(*s));
+	size_t i;
+	int k, n = dist_range_nr(d);
+
+	for (i = 0; i < nr; i++) {
+		s[i].pid = t[i].pid;
+		s[i].n = n;
+		s[i].x = xcalloc(n, sizeof(*s[i].x));
+		s[i].y = xcalloc(n, sizeof(*s[i].y));
+		for (k = 0; k < n; k++) {
+			s[i].x[k] = dist_range_at(d, k);
+			s[i].y[k] = (double)t[i].at[k];
+		}
+	}
+	return s;
 }
 
 static void series_free(struct plot_series *s, size_t nr)
@@ -315,7 +476,7 @@ static void series_free(struct plot_series *s, size_t nr)
 
 static const char heats_usage[] =
 "usage: damo report heats [OPTIONS]\n"
-"       damo report heatmap [-o FILE.png] [--term] [--no-color] [OPTIONS]\n"
+"       damo report heatmap [-o FILE] [--term] [--no-color] [OPTIONS]\n"
 "\n"
 "  -i, --input FILE     record file (default " DAMO_DEFAULT_RECORD ")\n"
 "      --pid PID        the target to report (default: the largest)\n"
@@ -324,19 +485,21 @@ static const char heats_usage[] =
 "      --ares N         address resolution: number of address bins\n"
 "                       (default 500; heatmap on a terminal: 20)\n"
 "      --tmin NS, --tmax NS   time range, in the record's ns\n"
-"      --amin ADDR, --amax ADDR  address range (decimal or 0x hex)\n"
+"      --amin ADDR, --amax ADDR  address range (decimal or 0x hex; default:\n"
+"                       the largest monitored range, said on stderr)\n"
 "      --guide          print each target's time span and monitored ranges\n"
 "                       (to choose the ranges above)\n"
 "heatmap only:\n"
-"  -o, --output FILE    write a PNG image\n"
+"  -o, --output FILE    write an image, of the type FILE's extension says:\n"
+"                       .png, .svg or .pdf; - writes a PNG to stdout\n"
 "      --term           draw on the terminal too (the default without -o)\n"
 "      --color, --no-color\n"
 "                       terminal: ANSI colours or characters (default:\n"
 "                       colours on a terminal unless NO_COLOR is set)\n"
-"      --title TEXT     PNG title\n";
+"      --title TEXT     the image's title\n";
 
 static const char dist_usage[] =
-"usage: damo report wss|nr_regions [OPTIONS]\n"
+"usage: damo report wss|nr_regions [OPTIONS] [--json] [--raw-numbers]\n"
 "\n"
 "  -i, --input FILE     record file (default " DAMO_DEFAULT_RECORD ")\n"
 "  -r, --range START STOP STEP\n"
@@ -347,12 +510,20 @@ static const char dist_usage[] =
 "                       default) or keep them in time order\n"
 "      --skip N         ignore each target's first N snapshots, as the\n"
 "                       regions are still adapting (default 20)\n"
-"  -p, --plot FILE.png  also draw the values printed, one line per target\n";
+"  -p, --plot FILE      also draw the values printed, one line per target:\n"
+"                       FILE.png, .svg or .pdf; - a PNG to stdout, instead\n"
+"                       of the text\n"
+"      --json           print JSON instead (schema: man damo)\n"
+"      --raw-numbers    wss in plain bytes (\"12288\", not \"12 KiB\"), for\n"
+"                       scripts; nr_regions prints plain counts either way\n";
 
 static const char raw_usage[] =
-"usage: damo report raw [-i FILE]\n"
+"usage: damo report raw [-i FILE] [--json] [--raw-numbers]\n"
 "\n"
-"  -i, --input FILE     record file (default " DAMO_DEFAULT_RECORD ")\n";
+"  -i, --input FILE     record file (default " DAMO_DEFAULT_RECORD ")\n"
+"      --json           print JSON instead (schema: man damo)\n"
+"      --raw-numbers    times in ns and sizes in bytes as plain integers,\n"
+"                       the seed's text byte for byte, for scripts\n";
 
 /* ------------------------------------------------------------ heats, heatmap */
 
@@ -425,6 +596,11 @@ static int heats_parse(int argc, char **argv, bool heatmap,
 		return 1;
 	if (!heatmap && (o->term || o->title)) {
 		damo_err("--term and --title are for `damo report heatmap`");
+		return 1;
+	}
+	if (o->png && IMAGE_TO_STDOUT(o->png) && o->term) {
+		damo_err("-o %s and --term both write to standard output",
+			 DAMO_IMAGE_STDOUT);
 		return 1;
 	}
 	if (heatmap && !o->png)
@@ -602,32 +778,73 @@ static int opt_sortby(const struct damo_opt *o, const char *arg, int argc,
 
 static const struct num_rule count_rule = { "a number", false, 0, UINT64_MAX };
 
+/* The options of wss and nr_regions. */
+struct dist_opts {
+	struct dist_args d;
+	const char *input, *plot;
+	bool json, raw;
+};
+
+/* The distributions as text or JSON into out, and --plot; 0 or -errno. */
+static int dist_out(FILE *out, const struct record *rec, enum dist_metric m,
+		    const struct dist_opts *o)
+{
+	struct plot_series *series;
+	struct dist *t;
+	size_t nr;
+	int rc;
+
+	rc = dists_of(rec, m, &o->d, &t, &nr);
+	if (rc)
+		return rc;
+	if (o->json)
+		print_dists_json(out, t, nr, m, &o->d);
+	else
+		print_dists(out, t, nr, m, &o->d, o->raw);
+	if (o->plot) {
+		series = dists_series(t, nr, &o->d);
+		rc = plot_png(o->plot, series, nr,
+			      o->d.sort ? "percentile" : "runtime (percent)",
+			      m == DIST_WSS ? "working set size (bytes)" :
+			      "number of regions",
+			      m == DIST_WSS ? "DAMON: working set size" :
+			      "DAMON: number of regions");
+		series_free(series, nr);
+	}
+	dists_free(t, nr);
+	return rc;
+}
+
 static int report_dist(int argc, char **argv, enum dist_metric m)
 {
-	struct dist_args d = {
-		.start = DIST_DEFAULT_START, .stop = DIST_DEFAULT_STOP,
-		.step = DIST_DEFAULT_STEP, .sort = true,
-		.skip = DIST_DEFAULT_SKIP,
+	struct dist_opts o = {
+		.d = {
+			.start = DIST_DEFAULT_START, .stop = DIST_DEFAULT_STOP,
+			.step = DIST_DEFAULT_STEP, .sort = true,
+			.skip = DIST_DEFAULT_SKIP,
+		},
+		.input = DAMO_DEFAULT_RECORD,
 	};
-	const char *input = DAMO_DEFAULT_RECORD, *plot = NULL;
 	const struct damo_opt opts[] = {
-		OPT_STRING('i', "input", &input),
-		OPT_CALL('r', "range", &d, opt_range),
-		OPT_CALL('s', "sortby", &d.sort, opt_sortby),
-		OPT_U64(0, "skip", &d.skip, &count_rule, NULL),
-		OPT_STRING('p', "plot", &plot),
+		OPT_STRING('i', "input", &o.input),
+		OPT_CALL('r', "range", &o.d, opt_range),
+		OPT_CALL('s', "sortby", &o.d.sort, opt_sortby),
+		OPT_U64(0, "skip", &o.d.skip, &count_rule, NULL),
+		OPT_STRING('p', "plot", &o.plot),
+		OPT_SET(0, "json", &o.json),
+		OPT_SET(0, "raw-numbers", &o.raw),
 		OPT_HELP(),
 		OPT_END(),
 	};
-	struct plot_series *series;
 	struct record rec;
-	size_t nr_series, len;
 	char *text = NULL;
+	size_t len;
 	FILE *out;
 	int rc;
 
 	/* in order: --range takes the two arguments after its own */
-	rc = parse_and_load(argc, argv, opts, dist_usage, true, &input, &rec);
+	rc = parse_and_load(argc, argv, opts, dist_usage, true, &o.input,
+			    &rec);
 	if (rc != OPTS_GO_ON)
 		return rc;
 	/* the text waits for the plot: nothing printed if either fails */
@@ -637,21 +854,14 @@ static int report_dist(int argc, char **argv, enum dist_metric m)
 		rec_free(&rec);
 		return 1;
 	}
-	rc = print_dist(out, &rec, m, &d, &series, &nr_series);
+	rc = dist_out(out, &rec, m, &o);
 	rec_free(&rec);
-	if (!rc && plot)
-		rc = plot_png(plot, series, nr_series,
-			      d.sort ? "percentile" : "runtime (percent)",
-			      m == DIST_WSS ? "working set size (bytes)" :
-			      "number of regions",
-			      m == DIST_WSS ? "DAMON: working set size" :
-			      "DAMON: number of regions");
-	series_free(series, nr_series);
 	if (fclose(out)) {
 		damo_err("out of memory");
 		rc = -ENOMEM;
 	}
-	if (!rc)
+	/* --plot -: standard output has the image, which text would spoil */
+	if (!rc && !(o.plot && IMAGE_TO_STDOUT(o.plot)))
 		fwrite(text, 1, len, stdout);
 	free(text);
 	return rc ? 1 : 0;
@@ -672,8 +882,11 @@ static int report_nr_regions(int argc, char **argv)
 static int report_raw(int argc, char **argv)
 {
 	const char *input = DAMO_DEFAULT_RECORD;
+	bool json = false, raw = false;
 	const struct damo_opt opts[] = {
 		OPT_STRING('i', "input", &input),
+		OPT_SET(0, "json", &json),
+		OPT_SET(0, "raw-numbers", &raw),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -683,9 +896,12 @@ static int report_raw(int argc, char **argv)
 	rc = parse_and_load(argc, argv, opts, raw_usage, false, &input, &rec);
 	if (rc != OPTS_GO_ON)
 		return rc;
-	print_raw(stdout, &rec);
+	if (json)
+		print_raw_json(stdout, &rec);
+	else
+		print_raw(stdout, &rec, raw);
 	rec_free(&rec);
-	return 0;
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* ------------------------------------------------------------ the types */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * damo restore: the configfs tree from a file written by damo save.
+ * damo restore: the configfs tree from a file written by damo save: its
+ * text form, or its JSON (save --json), told by the first character.
  *
  * restore checks the whole file (syntax, values, and for contexts that are
  * to be on, what "on" will check) and resolves every target to a pid
@@ -185,12 +186,28 @@ static int target_pid(const struct conf_node *t,
 		parse_u64(a->value, &u);
 		*pid = (long)u;
 	} else if ((a = conf_get_attr(t, "command"))) {
-		r = resolve_command(DAMO_PROC, a->value, pid);
+		r = resolve_command(proc_root(), a->value, pid);
 	} else if ((a = conf_get_attr(t, "unit"))) {
-		r = resolve_unit(DAMO_PROC, a->value, pid);
+		r = unit_main_pid(a->value, pid);
 	}
 	*ap = a;
 	return r;
+}
+
+/* Why a target's process was not found, or what to do about it. */
+static char *resolve_failure(const struct conf_attr *a, int r)
+{
+	char *unit, *msg;
+
+	if (r == -EEXIST)
+		return xstrdup("give a pid instead");
+	if (r != -ESRCH || strcmp(a->key, "unit"))
+		return xstrdup(strerror(-r));
+	unit = unit_full_name(a->value);
+	msg = xasprintf("unit %s is not running (no main process, and none in its cgroup)",
+			unit);
+	free(unit);
+	return msg;
 }
 
 /* target_pid(), again until a process is there or wait_s have passed. */
@@ -199,17 +216,19 @@ static int resolve_target(const char *file, const struct conf_node *t,
 			  long *pid)
 {
 	const struct conf_attr *a;
+	char *why;
 	int r;
 
 	while ((r = target_pid(t, &a, pid)) == -ESRCH &&
 	       seconds_since(start) < wait_s)
 		usleep(RESOLVE_RETRY_US);
-	if (r)
-		damo_err("%s:%d: target %s: %s '%s': %s", file, a->line,
-			 t->name,
-			 r == -EEXIST ? "more than one process runs" :
-			 "no process runs", a->value,
-			 r == -EEXIST ? "give a pid instead" : strerror(-r));
+	if (!r)
+		return 0;
+	why = resolve_failure(a, r);
+	damo_err("%s:%d: target %s: %s '%s': %s", file, a->line, t->name,
+		 r == -EEXIST ? "more than one process runs" :
+		 "no process runs", a->value, why);
+	free(why);
 	return r;
 }
 
@@ -258,7 +277,10 @@ static struct conf_node *load_conf(const char *path)
 		free(text);
 		return NULL;
 	}
-	root = conf_parse(text, err, sizeof(err));
+	if (conf_is_json(text))
+		root = conf_parse_json(text, len, err, sizeof(err));
+	else
+		root = conf_parse(text, err, sizeof(err));
 	free(text);
 	if (root && conf_validate(root, err, sizeof(err))) {
 		conf_free(root);
@@ -352,7 +374,7 @@ static int check_boot_targets(const char *path, const struct conf_node *root)
 			a = conf_get_attr(t, "pid");
 			if (!a)
 				continue;
-			damo_err("%s:%d: target %s is pid %s: pids do not survive a reboot; name it by \"command CMDLINE\" or \"unit NAME\" (damo save --by-command)",
+			damo_err("%s:%d: target %s is pid %s: pids do not survive a reboot; name it by \"command CMDLINE\" or \"unit NAME\" (damo save --by-command or --by-unit)",
 				 path, a->line, t->name, a->value);
 			bad++;
 		}
@@ -392,8 +414,11 @@ static const char restore_usage[] =
 "usage: damo restore [--wait SECONDS] [--dry-run] [--boot] [--made LIST] [FILE]\n"
 "\n"
 "Rebuild the DAMON configfs tree from FILE (default " DAMO_DEFAULT_CONF "),\n"
-"as written by `damo save`.  The file is checked and every target resolved\n"
-"before anything changes; contexts marked \"state on\" are turned on last.\n"
+"as written by `damo save`: text, or JSON (save --json), told by the\n"
+"content.  The file is checked and every target resolved before anything\n"
+"changes; contexts marked \"state on\" are turned on last.  A \"unit\"\n"
+"target is the unit's main process (systemd's MainPID, else the first\n"
+"process of its cgroup).\n"
 "On a failure, whatever was made is removed again and the failing line is\n"
 "named.  Contexts of the same names must not exist (see `damo clear`).\n"
 "\n"
@@ -401,7 +426,8 @@ static const char restore_usage[] =
 "                       and \"unit\" targets to appear (default 0)\n"
 "      --dry-run        check the file and print what would be done\n"
 "      --boot           refuse targets given by pid, which do not survive a\n"
-"                       reboot (damon-restore.service)\n"
+"                       reboot (damon-restore.service); command and unit\n"
+"                       targets are fine\n"
 "      --made LIST      write the names of the contexts made to LIST, for\n"
 "                       `damo clear --only-from LIST`; removed on a failure\n";
 

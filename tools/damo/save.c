@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * damo save: the whole configfs tree to a file, replaced atomically.
+ * damo save: the whole configfs tree to a file, replaced atomically, as
+ * text or (--json) as JSON.  Targets are saved by pid, or, for restoring
+ * after a reboot, by the systemd unit or the command line of the process.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,6 +13,12 @@
 #include <unistd.h>
 
 #include "damo.h"
+
+/* How targets are saved, and in which form. */
+struct save_opts {
+	bool by_command, by_unit;
+	bool json;
+};
 
 static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 {
@@ -35,9 +43,10 @@ static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 /* Named children of kind k under dir/<kind dir>, sorted by name or, for
  * filters, in creation order (which configfs lists newest first). */
 static int save_children(struct conf_node *parent, const char *dir,
-			 enum conf_kind k, int (*fill)(struct conf_node *,
-						       const char *, bool),
-			 bool by_command)
+			 enum conf_kind k,
+			 int (*fill)(struct conf_node *, const char *,
+				     const struct save_opts *),
+			 const struct save_opts *o)
 {
 	char *sub = xasprintf("%s/%s", dir, conf_kind_dir(k)), **names;
 	size_t nr, i;
@@ -63,7 +72,7 @@ static int save_children(struct conf_node *parent, const char *dir,
 		struct conf_node *c = conf_add_child(parent, k, names[i], 0);
 		char *p = xasprintf("%s/%s", sub, names[i]);
 
-		r = fill(c, p, by_command);
+		r = fill(c, p, o);
 		free(p);
 	}
 	free_names(names, nr);
@@ -71,36 +80,75 @@ static int save_children(struct conf_node *parent, const char *dir,
 	return r;
 }
 
-static int fill_plain(struct conf_node *n, const char *dir, bool by_command)
+static int fill_plain(struct conf_node *n, const char *dir,
+		      const struct save_opts *o)
 {
-	(void)by_command;
+	(void)o;
 	return save_attrs(n, dir, false);
 }
 
-static int fill_target(struct conf_node *n, const char *dir, bool by_command)
+/* A target's only attribute, its pid, becomes key value. */
+static void replace_pid(struct conf_node *n, const char *key, char *value)
+{
+	free(n->attrs[0].key);
+	free(n->attrs[0].value);
+	n->attrs[0].key = xstrdup(key);
+	n->attrs[0].value = value;
+}
+
+/* restore takes a unit's main process: say so if that is another one. */
+static void check_main_pid(const struct conf_node *n, const char *unit,
+			   const char *pid)
+{
+	long main_pid;
+
+	if (unit_main_pid(unit, &main_pid) || main_pid == atol(pid))
+		return;
+	damo_warn("target %s: pid %s is not the main process of %s (pid %ld), which restore will take",
+		  n->name, pid, unit, main_pid);
+}
+
+/* --by-unit, --by-command: the pid's unit, else its command line. */
+static void name_target(struct conf_node *n, const char *pid,
+			const struct save_opts *o)
+{
+	char *v;
+
+	if (o->by_unit && (v = proc_unit(proc_root(), pid))) {
+		check_main_pid(n, v, pid);
+		replace_pid(n, "unit", v);
+		return;
+	}
+	if (o->by_command) {
+		v = proc_cmdline(proc_root(), pid);
+		if (v && *v) {
+			replace_pid(n, "command", v);
+			return;
+		}
+		free(v);
+	}
+	if (!o->by_command)
+		damo_warn("target %s: pid %s is in no systemd service or scope, saving the pid",
+			  n->name, pid);
+	else if (!o->by_unit)
+		damo_warn("target %s: no command line for pid %s, saving the pid",
+			  n->name, pid);
+	else
+		damo_warn("target %s: pid %s is in no systemd service or scope and has no command line, saving the pid",
+			  n->name, pid);
+}
+
+static int fill_target(struct conf_node *n, const char *dir,
+		       const struct save_opts *o)
 {
 	const char *pid;
-	char *cmd;
 
 	if (save_attrs(n, dir, false))
 		return -1;
 	pid = conf_get(n, "pid");
-	if (by_command && pid) {
-		cmd = proc_cmdline(DAMO_PROC, pid);
-		if (cmd && *cmd) {
-			/* a target's only attribute is its pid */
-			free(n->attrs[0].key);
-			free(n->attrs[0].value);
-			n->attrs[0].key = xstrdup("command");
-			n->attrs[0].value = cmd;
-			cmd = NULL;
-		} else {
-			damo_warn("target %s: no command line for pid %s, saving the pid",
-				  n->name, pid);
-		}
-		free(cmd);
-	}
-	return save_children(n, dir, CK_REGION, fill_plain, false);
+	if (pid && (o->by_command || o->by_unit))
+		name_target(n, pid, o);
+	return save_children(n, dir, CK_REGION, fill_plain, o);
 }
 
 static int fill_group(struct conf_node *parent, const char *dir,
@@ -114,32 +162,33 @@ static int fill_group(struct conf_node *parent, const char *dir,
 	return r;
 }
 
-static int fill_scheme(struct conf_node *n, const char *dir, bool by_command)
+static int fill_scheme(struct conf_node *n, const char *dir,
+		       const struct save_opts *o)
 {
-	(void)by_command;
 	if (save_attrs(n, dir, false) ||
 	    fill_group(n, dir, CK_PATTERN) || fill_group(n, dir, CK_QUOTAS) ||
 	    fill_group(n, dir, CK_WMARKS))
 		return -1;
-	return save_children(n, dir, CK_FILTER, fill_plain, false);
+	return save_children(n, dir, CK_FILTER, fill_plain, o);
 }
 
 static int fill_context(struct conf_node *n, const char *dir,
-			bool by_command)
+			const struct save_opts *o)
 {
 	char buf[64];
 
 	if (save_attrs(n, dir, false) ||
-	    save_children(n, dir, CK_TARGET, fill_target, by_command) ||
-	    save_children(n, dir, CK_SCHEME, fill_scheme, false))
+	    save_children(n, dir, CK_TARGET, fill_target, o) ||
+	    save_children(n, dir, CK_SCHEME, fill_scheme, o))
 		return -1;
 	if (get_attr(dir, "state", buf, sizeof(buf)))
 		return -1;
 	conf_set(n, "state", buf, 0);
 	return 0;
 }
+
 static const char save_usage[] =
-"usage: damo save [--by-command] [FILE]\n"
+"usage: damo save [--by-command] [--by-unit] [--json] [FILE]\n"
 "\n"
 "Write the whole DAMON configfs tree (contexts, targets, regions, schemes\n"
 "and their groups, and which contexts are on) to FILE (default\n"
@@ -147,16 +196,22 @@ DAMO_DEFAULT_CONF "; '-' for standard output).  The file is replaced\n"
 "atomically.\n"
 "\n"
 "      --by-command     save targets as their command lines (\"command ...\")\n"
-"                       instead of pids, for restoring after a reboot\n";
+"                       instead of pids, for restoring after a reboot\n"
+"      --by-unit        save targets as the systemd service or scope whose\n"
+"                       cgroup holds them (\"unit NAME\"), restored as its\n"
+"                       main process; with --by-command, targets in no unit\n"
+"                       by command line\n"
+"      --json           write JSON instead (schema: man damo), which restore\n"
+"                       reads too\n";
 
 /* The configfs tree as the file's text; NULL if it cannot be read. */
-static char *tree_text(bool by_command)
+static char *tree_text(const struct save_opts *o)
 {
 	struct conf_node *root = conf_new(CK_ROOT, NULL, 0);
 	char *dir = xstrdup(cfs_root()), *text = NULL;
 
-	if (!save_children(root, dir, CK_CONTEXT, fill_context, by_command))
-		text = conf_to_string(root);
+	if (!save_children(root, dir, CK_CONTEXT, fill_context, o))
+		text = o->json ? conf_to_json(root) : conf_to_string(root);
 	free(dir);
 	conf_free(root);
 	return text;
@@ -196,9 +251,11 @@ static int write_atomically(const char *path, const char *text)
 int cmd_save(int argc, char **argv)
 {
 	const char *path = DAMO_DEFAULT_CONF;
-	bool by_command = false;
+	struct save_opts o = { 0 };
 	const struct damo_opt opts[] = {
-		OPT_SET(0, "by-command", &by_command),
+		OPT_SET(0, "by-command", &o.by_command),
+		OPT_SET(0, "by-unit", &o.by_unit),
+		OPT_SET(0, "json", &o.json),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -210,7 +267,7 @@ int cmd_save(int argc, char **argv)
 		return r;
 	if (opts_operand(argc, argv, "save", &path) || cfs_check())
 		return 1;
-	text = tree_text(by_command);
+	text = tree_text(&o);
 	if (!text)
 		return 1;
 	if (!strcmp(path, "-")) {

@@ -267,39 +267,26 @@ static uint64_t num(const char *v)
 
 /* ------------------------------------------------------------ text */
 
-#define KIB			1024ULL
 #define USEC_PER_MSEC		1000ULL
 
-/* bytes with a binary unit: exact, else to a tenth */
-static void put_bytes(FILE *f, uint64_t b)
+/*
+ * A size or a time in units (fmt_fig()); with --raw-numbers the plain
+ * integer, still followed by its unit: the text names no unit elsewhere.
+ */
+static void put_fig(FILE *f, uint64_t v, enum fig_kind k, bool raw)
 {
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double v = (double)b;
-	int u = -1;
+	char buf[FIG_LEN];
 
-	if (b < KIB) {
-		fprintf(f, "%llu B", (unsigned long long)b);
-		return;
-	}
-	while (v >= KIB && u + 1 < (int)ARRAY_SIZE(units)) {
-		v /= KIB;
-		u++;
-	}
-	if (!(b % (1ULL << (10 * (u + 1)))))
-		fprintf(f, "%.0f %s", v, units[u]);
-	else
-		fprintf(f, "%.1f %s", v, units[u]);
+	fputs(fmt_fig(buf, v, k, raw), f);
+	if (raw)
+		fputs(k == FIG_BYTES ? " B" : " us", f);
 }
 
-/* microseconds in the largest unit that keeps them whole */
-static void put_us(FILE *f, uint64_t us)
+/* ms (quotas' unit) in us, saturated rather than wrapped */
+static uint64_t ms_to_us(uint64_t ms)
 {
-	if (us && !(us % USEC_PER_SEC))
-		fprintf(f, "%llu s", (unsigned long long)(us / USEC_PER_SEC));
-	else if (us && !(us % USEC_PER_MSEC))
-		fprintf(f, "%llu ms", (unsigned long long)(us / USEC_PER_MSEC));
-	else
-		fprintf(f, "%llu us", (unsigned long long)us);
+	return ms > UINT64_MAX / USEC_PER_MSEC ? UINT64_MAX :
+		ms * USEC_PER_MSEC;
 }
 
 static const char *plural(uint64_t n)
@@ -307,7 +294,7 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-static void put_scheme_text(FILE *f, const struct st_scheme *s)
+static void put_scheme_text(FILE *f, const struct st_scheme *s, bool raw)
 {
 	uint64_t apply = num(s->v[S_APPLY_US]);
 	uint64_t qms = num(s->quotas[Q_MS]), qbytes = num(s->quotas[Q_BYTES]);
@@ -316,34 +303,34 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s)
 	fprintf(f, "  scheme %s: %s, ", s->name, s->v[S_ACTION]);
 	if (apply) {
 		fputs("every ", f);
-		put_us(f, apply);
+		put_fig(f, apply, FIG_US, raw);
 	} else {
 		fputs("every aggregation", f);
 	}
 	n = num(s->stats[ST_NR_TRIED]);
 	fprintf(f, "\n    tried %llu region%s (", (unsigned long long)n,
 		plural(n));
-	put_bytes(f, num(s->stats[ST_SZ_TRIED]));
+	put_fig(f, num(s->stats[ST_SZ_TRIED]), FIG_BYTES, raw);
 	n = num(s->stats[ST_NR_APPLIED]);
 	fprintf(f, "), applied %llu region%s (", (unsigned long long)n,
 		plural(n));
-	put_bytes(f, num(s->stats[ST_SZ_APPLIED]));
+	put_fig(f, num(s->stats[ST_SZ_APPLIED]), FIG_BYTES, raw);
 	fputs(")\n    quota: ", f);
 	if (!qms && !qbytes) {
 		fputs("none\n", f);
 		return;
 	}
 	if (qbytes)
-		put_bytes(f, qbytes);
+		put_fig(f, qbytes, FIG_BYTES, raw);
 	if (qbytes && qms)
 		fputs(" and ", f);
 	if (qms)
-		fprintf(f, "%llu ms", (unsigned long long)qms);
+		put_fig(f, ms_to_us(qms), FIG_US, raw);
 	fputs(" per ", f);
-	put_us(f, num(s->quotas[Q_RESET_MS]) * USEC_PER_MSEC);
+	put_fig(f, ms_to_us(num(s->quotas[Q_RESET_MS])), FIG_US, raw);
 	fputs(", effective ", f);
 	if (num(s->quotas[Q_EFFECTIVE]))
-		put_bytes(f, num(s->quotas[Q_EFFECTIVE]));
+		put_fig(f, num(s->quotas[Q_EFFECTIVE]), FIG_BYTES, raw);
 	else
 		fputs("no limit yet", f);
 	n = num(s->stats[ST_QT_EXCEEDS]);
@@ -351,7 +338,7 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s)
 		plural(n));
 }
 
-static void put_context_text(FILE *f, const struct st_context *c)
+static void put_context_text(FILE *f, const struct st_context *c, bool raw)
 {
 	uint64_t n = num(c->v[C_NR_AGGREGATIONS]);
 	size_t k;
@@ -366,11 +353,11 @@ static void put_context_text(FILE *f, const struct st_context *c)
 	fprintf(f, ", %s, %llu aggregation%s\n", c->v[C_OPERATIONS],
 		(unsigned long long)n, plural(n));
 	fputs("  intervals: sample ", f);
-	put_us(f, num(c->v[C_SAMPLE_US]));
+	put_fig(f, num(c->v[C_SAMPLE_US]), FIG_US, raw);
 	fputs(", aggr ", f);
-	put_us(f, num(c->v[C_AGGR_US]));
+	put_fig(f, num(c->v[C_AGGR_US]), FIG_US, raw);
 	fputs(", update ", f);
-	put_us(f, num(c->v[C_UPDATE_US]));
+	put_fig(f, num(c->v[C_UPDATE_US]), FIG_US, raw);
 	fprintf(f, "; %s..%s regions\n", c->v[C_MIN_NR_REGIONS],
 		c->v[C_MAX_NR_REGIONS]);
 	if (!c->nr_targets)
@@ -390,26 +377,10 @@ static void put_context_text(FILE *f, const struct st_context *c)
 	if (!c->nr_schemes)
 		fputs("  no schemes\n", f);
 	for (k = 0; k < c->nr_schemes; k++)
-		put_scheme_text(f, &c->schemes[k]);
+		put_scheme_text(f, &c->schemes[k], raw);
 }
 
 /* ------------------------------------------------------------ JSON */
-
-static void put_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
 
 /* "key": a number, or null for -1 */
 static void put_json_num(FILE *f, const char *key, const char *v, bool last)
@@ -435,13 +406,13 @@ static void put_context_json(FILE *f, const struct st_context *c)
 	size_t k;
 
 	fputs("    {\"name\": ", f);
-	put_json_str(f, c->name);
+	json_put_str(f, c->name);
 	fputs(", \"state\": ", f);
-	put_json_str(f, c->v[C_STATE]);
+	json_put_str(f, c->v[C_STATE]);
 	fputs(", ", f);
 	put_json_num(f, "kdamond_pid", c->v[C_KDAMOND_PID], false);
 	fputs("\"operations\": ", f);
-	put_json_str(f, c->v[C_OPERATIONS]);
+	json_put_str(f, c->v[C_OPERATIONS]);
 	fputs(",\n     ", f);
 	put_json_num(f, "nr_aggregations", c->v[C_NR_AGGREGATIONS], false);
 	put_json_num(f, "sample_us", c->v[C_SAMPLE_US], false);
@@ -452,7 +423,7 @@ static void put_context_json(FILE *f, const struct st_context *c)
 	fputs(",\n     \"targets\": [", f);
 	for (k = 0; k < c->nr_targets; k++) {
 		fputs(k ? ",\n       {\"name\": " : "\n       {\"name\": ", f);
-		put_json_str(f, c->targets[k].name);
+		json_put_str(f, c->targets[k].name);
 		fputs(", ", f);
 		put_json_num(f, "pid", c->targets[k].pid, false);
 		fprintf(f, "\"nr_regions\": %llu}",
@@ -463,9 +434,9 @@ static void put_context_json(FILE *f, const struct st_context *c)
 		const struct st_scheme *s = &c->schemes[k];
 
 		fputs(k ? ",\n       {\"name\": " : "\n       {\"name\": ", f);
-		put_json_str(f, s->name);
+		json_put_str(f, s->name);
 		fputs(", \"action\": ", f);
-		put_json_str(f, s->v[S_ACTION]);
+		json_put_str(f, s->v[S_ACTION]);
 		fputs(", ", f);
 		put_json_num(f, "apply_interval_us", s->v[S_APPLY_US], true);
 		fputs(",\n        ", f);
@@ -480,19 +451,22 @@ static void put_context_json(FILE *f, const struct st_context *c)
 /* ------------------------------------------------------------ the command */
 
 static const char status_usage[] =
-"usage: damo status [--json]\n"
+"usage: damo status [--json] [--raw-numbers]\n"
 "\n"
 "Show every DAMON context of " DAMO_CONFIGFS " ($DAMO_CONFIGFS):\n"
 "its state, kdamond, intervals, targets with their number of regions (in\n"
 "the latest snapshot), and schemes with their statistics and quota.\n"
 "\n"
-"      --json           the same as JSON (schema: man damo)\n";
+"      --json           the same as JSON (schema: man damo)\n"
+"      --raw-numbers    sizes in bytes and times in us as plain integers\n"
+"                       (\"50331648 B\", not \"48 MiB\"), for scripts\n";
 
 int cmd_status(int argc, char **argv)
 {
-	bool json = false;
+	bool json = false, raw = false;
 	const struct damo_opt opts[] = {
 		OPT_SET(0, "json", &json),
+		OPT_SET(0, "raw-numbers", &raw),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -532,7 +506,7 @@ int cmd_status(int argc, char **argv)
 			fputs(i ? ",\n" : "\n", f);
 			put_context_json(f, &c[i]);
 		} else {
-			put_context_text(f, &c[i]);
+			put_context_text(f, &c[i], raw);
 		}
 	}
 	if (json)

@@ -146,11 +146,27 @@ int parse_u64_any(const char *s, uint64_t *v)
 	return 0;
 }
 
+/* An environment variable naming a root directory, if set and not empty. */
+static const char *root_from_env(const char *name, const char *dflt)
+{
+	const char *r = getenv(name);
+
+	return r && *r ? r : dflt;
+}
+
 const char *cfs_root(void)
 {
-	const char *r = getenv("DAMO_CONFIGFS");
+	return root_from_env("DAMO_CONFIGFS", DAMO_CONFIGFS);
+}
 
-	return r && *r ? r : DAMO_CONFIGFS;
+const char *proc_root(void)
+{
+	return root_from_env("DAMO_PROC", DAMO_PROC);
+}
+
+const char *cgroup_root(void)
+{
+	return root_from_env("DAMO_CGROUP", DAMO_CGROUP);
 }
 
 int cfs_check(void)
@@ -317,4 +333,50 @@ void free_names(char **names, size_t nr)
 	for (i = 0; i < nr; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* ------------------------------------------------------------ figures */
+
+static const char *const byte_units[] = {
+	"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
+};
+static const char *const time_units[] = { "ns", "us", "ms", "s" };
+
+#define BYTE_STEP		1024
+#define TIME_STEP		1000
+/* Printed to a tenth, a value this close below the next step would read
+ * as the step itself ("1024.0 KiB"): it takes the next unit instead. */
+#define TENTH_ROUNDING		0.05
+
+const char *fmt_fig(char buf[FIG_LEN], uint64_t v, enum fig_kind k,
+		    bool raw)
+{
+	const char *const *units = k == FIG_BYTES ? byte_units : time_units;
+	size_t nr = k == FIG_BYTES ? ARRAY_SIZE(byte_units) :
+		ARRAY_SIZE(time_units);
+	unsigned int step = k == FIG_BYTES ? BYTE_STEP : TIME_STEP;
+	size_t u = k == FIG_US ? 1 : 0;		/* v's own unit */
+	uint64_t div = 1;			/* v / div: in units[u] */
+	double x;
+
+	if (raw) {
+		snprintf(buf, FIG_LEN, "%llu", (unsigned long long)v);
+		return buf;
+	}
+	while (u + 1 < nr && v / div >= step) {
+		div *= step;
+		u++;
+	}
+	if (!(v % div)) {
+		snprintf(buf, FIG_LEN, "%llu %s",
+			 (unsigned long long)(v / div), units[u]);
+		return buf;
+	}
+	x = (double)v / (double)div;
+	if (x >= step - TENTH_ROUNDING && u + 1 < nr) {
+		x /= step;
+		u++;
+	}
+	snprintf(buf, FIG_LEN, "%.1f %s", x, units[u]);
+	return buf;
 }

@@ -94,6 +94,13 @@ static const struct attr_rule *rule_of(enum conf_kind k, const char *key)
 	return NULL;
 }
 
+bool conf_attr_numeric(enum conf_kind k, const char *key)
+{
+	const struct attr_rule *r = rule_of(k, key);
+
+	return r && r->type == V_U64;
+}
+
 static bool is_one_of(const char *const *words, const char *s)
 {
 	for (; *words; words++)

@@ -100,7 +100,7 @@ oracle_ready() {
 # ------------------------------------------------------------ reports
 
 test_raw() {
-	"$DAMO" report raw -i "$T/tiny.data" > "$T/out"
+	"$DAMO" report raw -i "$T/tiny.data" --raw-numbers > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	start_time:  1000000000000
 	rel time:                0
@@ -123,7 +123,7 @@ test_raw() {
 
 # wss: 8192 bytes in snapshots 0-9, 12288 from 10 on; the first 20 skipped
 test_wss() {
-	"$DAMO" report wss -i "$T/simple.data" > "$T/out"
+	"$DAMO" report wss -i "$T/simple.data" --raw-numbers > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	# <percentile> <wss>
 	# pid	42
@@ -135,7 +135,7 @@ test_wss() {
 	100	12288
 	EOF
 	# all 25: avr 266240 / 25 = 10649.6; index int(p / 100 * 25)
-	"$DAMO" report wss -i "$T/simple.data" --skip 0 > "$T/out"
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 --raw-numbers > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	# <percentile> <wss>
 	# pid	42
@@ -146,7 +146,7 @@ test_wss() {
 	75	12288
 	100	12288
 	EOF
-	"$DAMO" report wss -i "$T/simple.data" --skip 0 -r 0 100 40 > "$T/out"
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 -r 0 100 40 --raw-numbers > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	# <percentile> <wss>
 	# pid	42
@@ -182,6 +182,143 @@ test_nr_regions() {
 	EOF
 }
 
+# ---- report units, --raw-numbers and --json (issue 17, section 3)
+
+# Units by default; --raw-numbers is the seed's text (test_raw, test_wss).
+test_report_units() {
+	"$DAMO" report raw -i "$T/tiny.data" > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	start_time:  1000 s
+	rel time:             0 ns
+	nr_tasks:  1
+	pid:  1348
+	nr_regions:  2
+	560189609000-56018abce000(  21.8 MiB):	0
+	7fbdff59a000-7fbdffaf1a00(   5.3 MiB):	1
+
+	rel time:         100.0 ms
+	nr_tasks:  1
+	pid:  1348
+	nr_regions:  1
+	560189609000-56018abce000(  21.8 MiB):	2
+
+	EOF
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	# <percentile> <wss>
+	# pid	42
+	# avr:	10.4 KiB
+	0	8 KiB
+	25	8 KiB
+	50	12 KiB
+	75	12 KiB
+	100	12 KiB
+	EOF
+	# numbers of regions are counts: the same either way
+	"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 > "$T/a"
+	"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 --raw-numbers |
+		cmp - "$T/a"
+	# the edges of the units: below 1 KiB, whole, a tenth, just below the
+	# next unit (1.0 MiB, not 1024.0 KiB); times from ns to s, and a
+	# snapshot before the first
+	python3 -c '
+import struct, sys
+def snap(sec, nsec, regions):
+    b = struct.pack("=qqIQI", sec, nsec, 1, 7, len(regions))
+    for s, e in regions:
+        b += struct.pack("=QQI", s, e, 1)
+    return b
+a, regs = 1 << 20, []
+for size in (1023, 1024, 1536, 1048575, 2 << 30, (1 << 48) - 1):
+    regs.append((a, a + size))
+    a += size + 4096
+out = snap(5, 0, regs)
+for sec, nsec in ((5, 999), (5, 1500), (5, 2000000), (95, 0), (4, 999000000)):
+    out += snap(sec, nsec, [(4096, 8192)])
+sys.stdout.buffer.write(out)' > "$T/units.data"
+	"$DAMO" report raw -i "$T/units.data" > "$T/out"
+	[ "$(grep -o '( *[^)]*)' "$T/out" | head -6 | tr -s ' ' | tr '\n' ,)" = \
+		"( 1023 B),( 1 KiB),( 1.5 KiB),( 1.0 MiB),( 2 GiB),( 256.0 TiB)," ]
+	[ "$(sed -n 's/^rel time: *//p' "$T/out" | tr '\n' ,)" = \
+		"0 ns,999 ns,1.5 us,2 ms,90 s,-1 ms," ]
+	grep -qx "start_time:  5 s" "$T/out"
+	"$DAMO" report raw -i "$T/units.data" --raw-numbers |
+		sed -n 's/^rel time: *//p' | tr '\n' , |
+		grep -qx "0,999,1500,2000000,90000000000,-1000000,"
+}
+
+# --json: the schemas of the man page, with the figures of --raw-numbers.
+test_report_json() {
+	local r
+	for r in tiny two varied simple; do
+		"$DAMO" report raw -i "$T/$r.data" --json > "$T/r.json"
+		"$DAMO" report raw -i "$T/$r.data" --raw-numbers > "$T/r.txt"
+		python3 - "$T/r.json" "$T/r.txt" <<-'EOF'
+		import json, re, sys
+		d = json.load(open(sys.argv[1]))
+		text = open(sys.argv[2]).read()
+		assert list(d) == ["start_time_ns", "intervals", "snapshots"], list(d)
+		assert d["intervals"] is None
+		assert text.startswith("start_time:  %d\n" % d["start_time_ns"])
+		lines = []
+		for s in d["snapshots"]:
+		    assert s["rel_time_ns"] == s["time_ns"] - d["start_time_ns"]
+		    lines.append("rel time: %16d" % s["rel_time_ns"])
+		    lines.append("nr_tasks:  %d" % len(s["tasks"]))
+		    for t in s["tasks"]:
+		        lines += ["pid:  %d" % t["pid"], "nr_regions:  %d" % t["nr_regions"]]
+		        assert t["nr_regions"] == len(t["regions"])
+		        for g in t["regions"]:
+		            assert g["size"] == g["end"] - g["start"]
+		            lines.append("%012x-%012x(%10d):\t%d" % (g["start"], g["end"],
+		                         g["size"], g["nr_accesses"]))
+		        lines.append("")
+		assert text.split("\n")[1:-1] == lines, "the JSON and the text differ"
+		EOF
+	done
+	# a record with intervals (damonitor/damo's JSON)
+	printf '[{"snapshots": [{"end_time": 2000000000, "regions": [{"start": 4096, "end": 8192, "nr_accesses": {"samples": 3}}]}], "intervals": {"sample_us": 5000, "aggr_us": 100000, "ops_update_us": 1000000}, "target_id": 9}]' > "$T/iv.json"
+	"$DAMO" report raw -i "$T/iv.json" --json |
+		python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["intervals"] == {"sample_us": 5000, "aggr_us": 100000, "update_us": 1000000}, d; assert d["snapshots"][0]["tasks"][0]["pid"] == 9'
+	# wss and nr_regions: every figure of the text, in both orders
+	for r in "simple.data --skip 0" "two.data --skip 0 -r 0 101 50" \
+		"varied.data --skip 1 -s time -r 100 -1 -30"; do
+		for m in wss nr_regions; do
+			"$DAMO" report $m -i $T/$r --json > "$T/d.json"
+			"$DAMO" report $m -i $T/$r --raw-numbers > "$T/d.txt"
+			python3 - "$T/d.json" "$T/d.txt" "$m" "$r" <<-'EOF'
+			import json, sys
+			d = json.load(open(sys.argv[1]))
+			m, args = sys.argv[3], sys.argv[4].split()
+			assert d["metric"] == m and d["unit"] == ("bytes" if m == "wss" else "regions")
+			assert d["sortby"] == ("time" if "time" in args else "size")
+			assert d["skip"] == int(args[args.index("--skip") + 1])
+			lines = ["# <percentile> <%s>" % ("wss" if m == "wss" else "# regions")]
+			for t in d["targets"]:
+			    assert t["nr_snapshots"] > 0
+			    lines += ["# pid\t%d" % t["pid"], "# avr:\t%d" % t["average"]]
+			    lines += ["%d\t%d" % (p["percentile"], p["value"]) for p in t["percentiles"]]
+			assert open(sys.argv[2]).read().split("\n")[:-1] == lines, (lines, sys.argv)
+			EOF
+		done
+	done
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 -r 50 51 1 --json |
+		python3 -c 'import json, sys; t = json.load(sys.stdin)["targets"]; assert t == [{"pid": 42, "nr_snapshots": 25, "average": 10649, "percentiles": [{"percentile": 50, "value": 12288}]}], t'
+	# --plot draws all the same
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 --json --plot "$T/j.png" |
+		python3 -m json.tool > /dev/null
+	[ -s "$T/j.png" ]
+	# errors: a message, exit 1 and no JSON
+	expect_quiet_fail "pid 2: no snapshots left after skipping the first 4" \
+		"$DAMO" report wss -i "$T/two.data" --skip 4 --json
+	expect_quiet_fail "not a DAMON record: the file is empty" \
+		"$DAMO" report raw -i /dev/null --json
+	expect_quiet_fail "option '--json' doesn't allow an argument" \
+		"$DAMO" report nr_regions -i "$T/simple.data" --json=yes
+	expect_quiet_fail "option '--raw-numbers' doesn't allow an argument" \
+		"$DAMO" report raw -i "$T/simple.data" --raw-numbers=1
+}
+
 test_heats() {
 	"$DAMO" report heats -i "$T/simple.data" --tres 2 --ares 4 \
 		--tmin 1000000000000 --tmax 1002400000000 \
@@ -212,7 +349,7 @@ test_guide() {
 	region	 0: 00000000000000065536-00000000000000131072 (65536)
 	EOF
 	# several pids: wss reports each, in order of appearance
-	"$DAMO" report wss -i "$T/two.data" --skip 0 -r 0 101 100 > "$T/out"
+	"$DAMO" report wss -i "$T/two.data" --skip 0 -r 0 101 100 --raw-numbers > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	# <percentile> <wss>
 	# pid	1
@@ -256,7 +393,7 @@ test_heatmap_png() {
 	# IHDR: 1000 x 640
 	[ "$(od -An -tu1 -j16 -N8 "$T/h.png" | tr -s ' ')" = " 0 0 3 232 0 0 2 128" ]
 	# wss and nr_regions --plot: an 800x500 PNG, and the same text
-	"$DAMO" report wss -i "$T/simple.data" --skip 0 --plot "$T/p.png" > "$T/out"
+	"$DAMO" report wss -i "$T/simple.data" --skip 0 --plot "$T/p.png" --raw-numbers > "$T/out"
 	[ "$(od -An -tu1 -j16 -N8 "$T/p.png" | tr -s ' ')" = " 0 0 3 32 0 0 1 244" ]
 	grep -qx "50	12288" "$T/out"
 	"$DAMO" report nr_regions -i "$T/two.data" --skip 0 -s time -p "$T/p2.png" > /dev/null
@@ -395,11 +532,11 @@ test_formats_same_figures() {
 			# the content tells the format, not the name
 			cp "$f" "$T/$fmt.data"
 			f=$T/$fmt.data
-			"$DAMO" report raw -i "$T/$r.data" > "$T/a"
-			"$DAMO" report raw -i "$f" > "$T/b"
+			"$DAMO" report raw -i "$T/$r.data" --raw-numbers > "$T/a"
+			"$DAMO" report raw -i "$f" --raw-numbers > "$T/b"
 			cmp "$T/a" "$T/b"
-			"$DAMO" report wss -i "$T/$r.data" --skip 1 > "$T/a"
-			"$DAMO" report wss -i "$f" --skip 1 > "$T/b"
+			"$DAMO" report wss -i "$T/$r.data" --skip 1 --raw-numbers > "$T/a"
+			"$DAMO" report wss -i "$f" --skip 1 --raw-numbers > "$T/b"
 			cmp "$T/a" "$T/b"
 			"$DAMO" report nr_regions -i "$T/$r.data" --skip 0 -s time > "$T/a"
 			"$DAMO" report nr_regions -i "$f" --skip 0 -s time > "$T/b"
@@ -416,7 +553,7 @@ test_formats_same_figures() {
 		done
 	done
 	# the figures worked out by hand for the seed's format, from JSON
-	"$DAMO" report wss -i "$T/simple.jz" --skip 0 | grep -qx "50	12288"
+	"$DAMO" report wss -i "$T/simple.jz" --skip 0 --raw-numbers | grep -qx "50	12288"
 }
 
 # What the JSON reader accepts beyond what damo writes, and what not.
@@ -432,7 +569,7 @@ test_formats_json_input() {
 	   "intervals": {"sample_us": "5000", "aggr_us": 100000, "ops_update_us": "1000000"},
 	   "target_id": 9, "unknown": [{"x": [true, false, null, -1.5e3, "\u00e9\ud83d\ude00"]}]} ]
 	EOF
-	"$DAMO" report raw -i "$T/hand.json" > "$T/out"
+	"$DAMO" report raw -i "$T/hand.json" --raw-numbers > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	start_time:  2000000000
 	rel time:                0
@@ -484,8 +621,8 @@ test_formats_json_input() {
 	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 91, 0, 1, 7, 1, 4096, 8192, 2))' > "$T/bracket.data"
 	python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("=qqIQIQQI", 0x9c78, 0, 1, 7, 1, 4096, 8192, 2))' > "$T/zhead.data"
 	[ "$(head -c 1 "$T/bracket.data")" = "[" ]
-	"$DAMO" report raw -i "$T/bracket.data" | grep -q "^000000001000-000000002000(      4096):	2$"
-	"$DAMO" report raw -i "$T/zhead.data" | grep -q "^000000001000-000000002000(      4096):	2$"
+	"$DAMO" report raw -i "$T/bracket.data" --raw-numbers | grep -q "^000000001000-000000002000(      4096):	2$"
+	"$DAMO" report raw -i "$T/zhead.data" --raw-numbers | grep -q "^000000001000-000000002000(      4096):	2$"
 	# --format names
 	expect_fail "--format: 'yaml' is not one of json_compressed|json|seed" \
 		"$DAMO" convert -i "$T/simple.data" --format yaml
@@ -531,11 +668,11 @@ test_ours_reads_oracle() {
 			else
 				[ "$(head -c 1 "$T/$r.oracle" | od -An -tx1 | tr -d ' ')" = 78 ]
 			fi
-			"$DAMO" report raw -i "$T/$r.data" > "$T/a"
-			"$DAMO" report raw -i "$T/$r.oracle" > "$T/b"
+			"$DAMO" report raw -i "$T/$r.data" --raw-numbers > "$T/a"
+			"$DAMO" report raw -i "$T/$r.oracle" --raw-numbers > "$T/b"
 			cmp "$T/a" "$T/b"
-			"$DAMO" report wss -i "$T/$r.data" --skip 1 > "$T/a"
-			"$DAMO" report wss -i "$T/$r.oracle" --skip 1 > "$T/b"
+			"$DAMO" report wss -i "$T/$r.data" --skip 1 --raw-numbers > "$T/a"
+			"$DAMO" report wss -i "$T/$r.oracle" --skip 1 --raw-numbers > "$T/b"
 			cmp "$T/a" "$T/b"
 			"$DAMO" report nr_regions -i "$T/$r.data" --skip 0 > "$T/a"
 			"$DAMO" report nr_regions -i "$T/$r.oracle" --skip 0 > "$T/b"
@@ -546,7 +683,7 @@ test_ours_reads_oracle() {
 			# varied's pid 8: a snapshot after one it misses covers
 			# both intervals in the oracle's (per target), only the
 			# last in the seed's (per record).
-			t0=$("$DAMO" report raw -i "$T/$r.data" | sed -n 's/^start_time:  //p')
+			t0=$("$DAMO" report raw -i "$T/$r.data" --raw-numbers | sed -n 's/^start_time:  //p')
 			case $r in simple) pid=42 ;; two) pid=2 ;; varied) pid=7 ;; esac
 			"$DAMO" report heats -i "$T/$r.data" --pid $pid --tmin "$t0" \
 				--tres 9 --ares 7 > "$T/a"
@@ -579,6 +716,26 @@ test_help() {
 	"$DAMO" --help | grep -q "^usage: damo COMMAND"
 	"$DAMO" --version | grep -q "^damo [0-9]"
 	expect_fail "usage: damo COMMAND" "$DAMO"
+}
+
+# The options of issue 17 (section 3) in --help and in the man page.
+test_help_new_options() {
+	local man=$TOOLS/../Documentation/damo.1 c o
+	for c in raw wss nr_regions; do
+		for o in --json --raw-numbers; do
+			"$DAMO" report $c --help | grep -q -- "^ *$o "
+		done
+	done
+	"$DAMO" status --help | grep -q -- "^ *--raw-numbers "
+	"$DAMO" save --help | grep -q -- "^ *--by-unit "
+	"$DAMO" save --help | grep -q -- "^ *--json "
+	"$DAMO" restore --help | grep -q "JSON"
+	for o in 'raw\\-numbers' 'by\\-unit' 'json' DAMO_PROC DAMO_CGROUP DAMO_SYSTEMCTL; do
+		grep -q -- "$o" "$man"
+	done
+	# every JSON schema of the man page is there: raw, wss/nr_regions,
+	# save, status
+	[ "$(grep -c '^{"' "$man")" -ge 4 ]
 }
 
 # damo version: one line, the same from every spelling, and the man page's
@@ -812,6 +969,139 @@ test_restore_boot() {
 	[ -z "$(ls "$T/bt/contexts")" ]
 }
 
+# ---- save --by-unit; restore of unit targets (issue 17, section 3)
+
+# A stand-in for systemd: /proc/PID/cgroup of five processes, a cgroup tree
+# and a systemctl answering MainPID from $BU/main.UNIT; configfs targets
+# of those processes.  $1: the directory.
+bu_setup() {
+	local B=$1 G=$1/cg c=$1/cfs/contexts/web u
+	local usr=user.slice/user-1000.slice
+	mkdir -p "$G/system.slice/app.service" "$G/system.slice/box.service/payload" \
+		"$G/$usr/user@1000.service/app.slice/ed.service" "$G/$usr/session-7.scope"
+	printf '4001\n4002\n' > "$G/system.slice/app.service/cgroup.procs"
+	: > "$G/system.slice/box.service/cgroup.procs"
+	echo 4006 > "$G/system.slice/box.service/payload/cgroup.procs"
+	echo 4003 > "$G/$usr/user@1000.service/app.slice/ed.service/cgroup.procs"
+	echo 4004 > "$G/$usr/session-7.scope/cgroup.procs"
+	for u in 4001:system.slice/app.service 4003:$usr/user@1000.service/app.slice/ed.service \
+		4004:$usr/session-7.scope 4005: 4006:system.slice/box.service/payload; do
+		mkdir -p "$B/proc/${u%%:*}"
+		echo "0::/${u#*:}" > "$B/proc/${u%%:*}/cgroup"
+	done
+	# cgroup v1: a line per hierarchy
+	mkdir -p "$B/proc/4002"
+	printf '12:pids:/system.slice/app.service\n1:name=systemd:/system.slice/app.service\n0::/system.slice/app.service\n' \
+		> "$B/proc/4002/cgroup"
+	printf 'myjob\0--fast\0' > "$B/proc/4005/cmdline"
+	echo 4001 > "$B/main.app.service"
+	cat > "$B/systemctl" <<-EOF
+	#!/bin/sh
+	[ "\$1 \$2 \$3 \$4 \$5" = "show -p MainPID --value --" ] || exit 2
+	cat "$B/main.\$6" 2>/dev/null || echo 0
+	EOF
+	chmod +x "$B/systemctl"
+	sv_files "$c" operations=vaddr sample_us=5000 aggr_us=100000 \
+		update_us=1000000 min_nr_regions=10 max_nr_regions=1000 state=on
+	mkdir -p "$c/schemes"
+	for u in svc:4001 wrk:4002 usr:4003 scp:4004 none:4005; do
+		sv_files "$c/targets/${u%%:*}" pid=${u#*:}
+		mkdir -p "$c/targets/${u%%:*}/regions"
+	done
+}
+
+test_save_by_unit() {
+	local B=$T/bu
+	bu_setup "$B"
+	export DAMO_CONFIGFS=$B/cfs DAMO_PROC=$B/proc DAMO_CGROUP=$B/cg \
+		DAMO_SYSTEMCTL=$B/systemctl
+	"$DAMO" save --by-unit - > "$T/bu.conf" 2> "$T/err"
+	[ "$(sed -n 's/^\t\t\(pid\|unit\) //p' "$T/bu.conf" | tr '\n' ,)" = \
+		"4005,session-7.scope,app.service,ed.service,app.service," ]
+	diff -u - "$T/err" <<-'EOF'
+	damo: warning: target none: pid 4005 is in no systemd service or scope, saving the pid
+	damo: warning: target wrk: pid 4002 is not the main process of app.service (pid 4001), which restore will take
+	EOF
+	# with --by-command: a process in no unit by its command line
+	"$DAMO" save --by-unit --by-command "$T/bu.conf" 2> "$T/err"
+	grep -qx "		command myjob --fast" "$T/bu.conf"
+	! grep -q "target none" "$T/err" || false
+	"$DAMO" save --by-unit --by-command --json "$T/bu.json" 2> /dev/null
+	python3 - "$T/bu.json" <<-'EOF'
+	import json, sys
+	t = json.load(open(sys.argv[1]))["contexts"][0]["targets"]
+	assert [{k: v for k, v in x.items() if k != "regions"} for x in t] == [
+	    {"name": "none", "command": "myjob --fast"},
+	    {"name": "scp", "unit": "session-7.scope"},
+	    {"name": "svc", "unit": "app.service"},
+	    {"name": "usr", "unit": "ed.service"},
+	    {"name": "wrk", "unit": "app.service"}], t
+	EOF
+	# --by-command alone says what it always said
+	"$DAMO" save --by-command - 2>&1 > /dev/null | grep -q "target scp: no command line for pid 4004, saving the pid"
+	expect_fail "usage: damo save" "$DAMO" save --by-unit=yes
+}
+
+test_restore_by_unit() {
+	local B=$T/bu2 E=$T/bu-e
+	bu_setup "$B"
+	mkdir -p "$E/contexts"
+	export DAMO_CONFIGFS=$E DAMO_PROC=$B/proc DAMO_CGROUP=$B/cg \
+		DAMO_SYSTEMCTL=$B/systemctl
+	cat > "$T/bu.conf" <<-'EOF'
+	context web {
+		target svc {
+			unit app
+		}
+		target usr {
+			unit ed.service
+		}
+		target scp {
+			unit session-7.scope
+		}
+		target box {
+			unit box.service
+		}
+		target job {
+			command myjob --fast
+		}
+	}
+	EOF
+	# bu_pids: the pids restore --boot --dry-run writes, in order
+	bu_pids() {
+		"$DAMO" restore --boot --dry-run "$@" | sed -n 's|^echo \(.*\) > .*/pid$|\1|p' |
+			tr '\n' ,
+	}
+	# systemd's MainPID; none for user units, scopes: the cgroup's first
+	[ "$(bu_pids "$T/bu.conf")" = "4001,4003,4004,4006,4005," ]
+	echo 4002 > "$B/main.app.service"
+	[ "$(bu_pids "$T/bu.conf")" = "4002,4003,4004,4006,4005," ]
+	# no systemctl, or no systemd to answer it: the cgroup's first
+	[ "$(DAMO_SYSTEMCTL= bu_pids "$T/bu.conf")" = "4001,4003,4004,4006,4005," ]
+	[ "$(DAMO_SYSTEMCTL=false bu_pids "$T/bu.conf")" = "4001,4003,4004,4006,4005," ]
+	[ "$(DAMO_SYSTEMCTL=$T/none bu_pids "$T/bu.conf")" = "4001,4003,4004,4006,4005," ]
+	# no cgroup tree either: the oldest process whose cgroup names it
+	[ "$(DAMO_SYSTEMCTL= DAMO_CGROUP=$T/none bu_pids "$T/bu.conf")" = "4001,4003,4004,4006,4005," ]
+	# the JSON form alike
+	"$DAMO" restore --dry-run "$T/bu.conf" > "$T/a"
+	python3 -c 'import json; print(json.dumps({"contexts": [{"name": "web", "targets": [{"name": n, k: v} for n, k, v in [("svc", "unit", "app"), ("usr", "unit", "ed.service"), ("scp", "unit", "session-7.scope"), ("box", "unit", "box.service"), ("job", "command", "myjob --fast")]]}]}, indent=1))' > "$T/bu.json"
+	"$DAMO" restore --dry-run "$T/bu.json" | cmp - "$T/a"
+	# a unit that is not running: a message naming it, exit 1, nothing done
+	echo 0 > "$B/main.app.service"
+	: > "$B/cg/system.slice/app.service/cgroup.procs"
+	expect_quiet_fail "bu.conf:3: target svc: no process runs 'app': unit app.service is not running (no main process, and none in its cgroup)" \
+		"$DAMO" restore --boot "$T/bu.conf"
+	expect_quiet_fail "bu.json:8: target svc: no process runs 'app': unit app.service is not running" \
+		"$DAMO" restore --boot --dry-run "$T/bu.json"
+	DAMO_SYSTEMCTL= expect_quiet_fail "target svc: no process runs 'app': unit app.service is not running" \
+		"$DAMO" restore --boot --dry-run "$T/bu.conf"
+	# --wait: it starts meanwhile
+	(sleep 0.5; echo 4001 > "$B/cg/system.slice/app.service/cgroup.procs") &
+	[ "$(bu_pids --wait 10 "$T/bu.conf")" = "4001,4003,4004,4006,4005," ]
+	wait
+	[ -z "$(ls "$E/contexts")" ]
+}
+
 # restore --made LIST, clear --only-from LIST: only what restore made goes.
 # A stand-in root has no default groups or attribute files, so these
 # contexts have none, and clear, finding no state file to write "off" to,
@@ -884,6 +1174,172 @@ EOF
 	[ ! -e "$T/sv2.conf" ]
 }
 
+# ---- save --json; restore reads it (issue 17, section 3)
+
+# sv_files DIR KEY=VALUE...: the files of a stand-in directory
+sv_files() {
+	local d=$1 kv
+	shift
+	mkdir -p "$d"
+	for kv; do echo "${kv#*=}" > "$d/${kv%%=*}"; done
+}
+
+# A stand-in tree with every kind of block, restorable: $1 the root.
+sv_rich_tree() {
+	local c=$1/contexts/web s=$1/contexts/web/schemes/cold
+	sv_files "$c" operations=vaddr sample_us=5000 aggr_us=100000 \
+		update_us=1000000 min_nr_regions=10 max_nr_regions=1000 state=on
+	sv_files "$c/targets/app" pid=$$
+	sv_files "$c/targets/app/regions/0" start=4096 end=8192
+	sv_files "$c/targets/app/regions/1" start=8192 end=1073741824
+	sv_files "$s" action=pageout apply_interval_us=0
+	sv_files "$s/access_pattern" min_size_bytes=4096 \
+		max_size_bytes=18446744073709551615 min_nr_accesses=0 \
+		max_nr_accesses=0 min_age=300 max_age=4294967295
+	sv_files "$s/quotas" ms=10 bytes=104857600 reset_interval_ms=1000 \
+		weight_size=0 weight_nr_accesses=0 weight_age=1
+	sv_files "$s/watermarks" metric=free_mem_rate interval_us=5000000 \
+		high=500 mid=450 low=0
+	sv_files "$s/filters/keep" type=target matching=Y addr_start=0 \
+		addr_end=0 target=app
+	c=$1/contexts/idle
+	sv_files "$c" operations=paddr sample_us=5000 aggr_us=100000 \
+		update_us=1000000 min_nr_regions=10 max_nr_regions=1000 state=off
+	sv_files "$c/targets/none" pid=-1
+	mkdir -p "$c/targets/none/regions" "$c/schemes"
+}
+
+# sv_replay: do in a stand-in tree what restore --dry-run printed (stdin),
+# making the files configfs makes with a directory (a context's state and
+# groups, a target's pid and regions, a scheme's filters).
+sv_replay() {
+	local op rest
+	while read -r op rest; do
+		case $op in
+		mkdir)
+			mkdir "$rest"
+			case $(basename "$(dirname "$rest")") in
+			contexts) echo off > "$rest/state"
+				mkdir "$rest/targets" "$rest/schemes" ;;
+			targets) echo -1 > "$rest/pid"
+				mkdir "$rest/regions" ;;
+			schemes) mkdir "$rest/filters" ;;
+			esac ;;
+		echo)
+			mkdir -p "$(dirname "${rest##* > }")"
+			echo "${rest% > *}" > "${rest##* > }" ;;
+		*)
+			echo "sv_replay: '$op'?"
+			return 1 ;;
+		esac
+	done
+}
+
+# save --json, restore of it, save again: the same file; and the same
+# writes as from the text form.
+test_save_json() {
+	local R=$T/sj E=$T/sj-e
+	sv_rich_tree "$R"
+	DAMO_CONFIGFS=$R "$DAMO" save --json "$T/sj.json"
+	DAMO_CONFIGFS=$R "$DAMO" save "$T/sj.conf"
+	python3 - "$T/sj.json" "$$" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert list(d) == ["contexts"], d
+	idle, web = d["contexts"]
+	assert idle == {"name": "idle", "operations": "paddr", "sample_us": 5000,
+	                "aggr_us": 100000, "update_us": 1000000,
+	                "min_nr_regions": 10, "max_nr_regions": 1000,
+	                "targets": [{"name": "none", "regions": []}],
+	                "schemes": [], "state": "off"}, idle
+	assert web["state"] == "on" and web["operations"] == "vaddr"
+	assert web["targets"] == [{"name": "app", "pid": int(sys.argv[2]), "regions": [
+	    {"name": "0", "start": 4096, "end": 8192},
+	    {"name": "1", "start": 8192, "end": 1073741824}]}], web["targets"]
+	s, = web["schemes"]
+	assert s["name"] == "cold" and s["action"] == "pageout"
+	assert s["access_pattern"]["max_size_bytes"] == 2**64 - 1
+	assert s["quotas"] == {"ms": 10, "bytes": 104857600, "reset_interval_ms": 1000,
+	                       "weight_size": 0, "weight_nr_accesses": 0,
+	                       "weight_age": 1}, s["quotas"]
+	assert s["watermarks"]["metric"] == "free_mem_rate"
+	assert s["filters"] == [{"name": "keep", "type": "target", "matching": "Y",
+	                         "addr_start": 0, "addr_end": 0, "target": "app"}]
+	EOF
+	# restore: the same writes from either form
+	mkdir -p "$E/contexts"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj.json" > "$T/dj"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj.conf" | cmp - "$T/dj"
+	grep -qx "echo on > $E/contexts/web/state" "$T/dj"
+	# done to a stand-in tree, and saved again: the same files
+	sv_replay < "$T/dj"
+	DAMO_CONFIGFS=$E "$DAMO" save --json - | cmp - "$T/sj.json"
+	DAMO_CONFIGFS=$E "$DAMO" save - | cmp - "$T/sj.conf"
+	# restore --boot takes JSON too, and refuses its pids the same way
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"sj.json:$(grep -n '"pid": ' "$T/sj.json" | cut -d: -f1): target app is pid $$: pids do not survive a reboot" \
+		"$DAMO" restore --boot --dry-run "$T/sj.json"
+	# an empty tree; names are JSON strings, whatever they hold
+	sv_files "$T/sj0/contexts/w\"e\\b" operations=vaddr sample_us=1 aggr_us=2 \
+		update_us=3 min_nr_regions=4 max_nr_regions=5 state=off
+	mkdir -p "$T/sj0/contexts/w\"e\\b/targets" "$T/sj0/contexts/w\"e\\b/schemes"
+	DAMO_CONFIGFS=$T/sj0 "$DAMO" save --json - > "$T/q.json"
+	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["contexts"][0]["name"] == "w\"e\\b"' "$T/q.json"
+	DAMO_CONFIGFS=$T/sj-e "$DAMO" restore --dry-run "$T/q.json" |
+		grep -qx "mkdir $T/sj-e/contexts/w\"e\\\\b"
+	rm -r "$T/sj0/contexts/"*
+	[ "$(DAMO_CONFIGFS=$T/sj0 "$DAMO" save --json -)" = "$(printf '{\n  "contexts": []\n}')" ]
+}
+
+# What restore says of JSON that is not a save file: the line, exit 1, and
+# nothing done.
+test_restore_json_errors() {
+	local E=$T/sj-x
+	mkdir -p "$E/contexts"
+	# j FILE TEXT: a file of text (printf's escapes)
+	j() { printf "$2" > "$T/$1"; }
+	j b1.json '{"contexts": [\n  {"name": "x",\n   "bogus": 1}]}'
+	j b2.json '{"contexts": [\n  {"name": "x"},\n  {"name": "x"}]}'
+	j b3.json '{"contexts": [\n  {"name": "x", "max_nr_regions": 0}]}'
+	j b4.json '{"contexts": [\n  {"name": "x"'
+	j b5.json '{"contexts": [{"sample_us": true}]}'
+	j b6.json '{"contexts": [{"sample_us": 5}]}'
+	j b7.json '{"contexts": {}}'
+	j b8.json '{"contexts": [{"name": "a/b"}]}'
+	j b9.json '{"contexts": [{"name": "a", "schemes": [{"name": "s", "quotas": {"name": "q"}}]}]}'
+	j b10.json '{"contexts": [{"name": "a", "targets": [{"name": "t", "command": "a\\nb"}]}]}'
+	j b11.json '{"contexts": []} []'
+	j b12.json '{"contexts": [{"name": "a", "sample_us": 1.5}]}'
+	j b13.json '{"contexts": [],\n "version": 1}'
+	j b14.json '{"contexts": [{"name": "a",\n "targets": [{"name": "t", "pid": 1, "unit": "u"}]}]}'
+	for f in \
+		"b1.json:3: unknown key 'bogus' in a context object" \
+		"b2.json:3: context x is already defined on line 2" \
+		"b3.json:2: max_nr_regions: 0 is out of range 3..100000" \
+		"b4.json:2: JSON offset 29: expected ',' or '}'" \
+		"b5.json:1: sample_us: expected a string or a number, found true or false" \
+		"b6.json:1: a context without a \"name\"" \
+		"b7.json:1: contexts: expected an array, found an object" \
+		"b8.json:1: 'a/b' is not a valid context name" \
+		"b9.json:1: 'quotas' takes no name" \
+		"b10.json:1: command: a control character in the value" \
+		"b11.json:1: JSON offset 17: data after the end of the JSON value" \
+		"b12.json:1: sample_us: '1.5' is not a decimal number" \
+		"b13.json:2: unknown key 'version' at the top level" \
+		"b14.json:2: target t: give only one of pid, command and unit"; do
+		DAMO_CONFIGFS=$E expect_quiet_fail "$T/$f" \
+			"$DAMO" restore --dry-run "$T/${f%%:*}"
+	done
+	[ -z "$(ls "$E/contexts")" ]
+	# hand-written: only names are needed, numbers may be strings
+	j ok.json '  \n{"contexts": [{"name": "a", "aggr_us": "200000",\n "targets": [{"name": "t", "unit": "u"}]}]}'
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run --boot "$T/ok.json" 2>&1 |
+		grep -q "ok.json:3: target t: no process runs 'u'"
+	j ok.json '{"contexts": [{"name": "a", "aggr_us": "200000"}]}'
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/ok.json" |
+		grep -qx "echo 200000 > $E/contexts/a/aggr_us"
+}
+
 # status reads nothing but directories and files: a stand-in tree will do.
 test_status_standin() {
 	local R=$T/st c kv
@@ -921,7 +1377,7 @@ test_status_standin() {
 	DAMO_CONFIGFS=$R "$DAMO" status > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	context idle: off, no kdamond, fvaddr, 1 aggregation
-	  intervals: sample 2500 us, aggr 50 ms, update 1500 us; 3..100 regions
+	  intervals: sample 2.5 ms, aggr 50 ms, update 1.5 ms; 3..100 regions
 	  no targets
 	  no schemes
 	context web: on, kdamond pid 1234, vaddr, 412 aggregations
@@ -935,6 +1391,27 @@ test_status_standin() {
 	    tried 0 regions (0 B), applied 0 regions (0 B)
 	    quota: none
 	EOF
+	# --raw-numbers: plain bytes and us, each with its unit
+	DAMO_CONFIGFS=$R "$DAMO" status --raw-numbers > "$T/out"
+	diff -u - "$T/out" <<-'EOF'
+	context idle: off, no kdamond, fvaddr, 1 aggregation
+	  intervals: sample 2500 us, aggr 50000 us, update 1500 us; 3..100 regions
+	  no targets
+	  no schemes
+	context web: on, kdamond pid 1234, vaddr, 412 aggregations
+	  intervals: sample 5000 us, aggr 100000 us, update 1000000 us; 10..1000 regions
+	  target app: pid 4321, 3 regions
+	  target other: no pid, 0 regions
+	  scheme reclaim: pageout, every aggregation
+	    tried 12 regions (50331648 B), applied 1 region (1572864 B)
+	    quota: 104857600 B and 10000 us per 1000000 us, effective 83886080 B, exceeded 3 times
+	  scheme s2: stat, every 2000000 us
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	EOF
+	# JSON has plain numbers anyway
+	DAMO_CONFIGFS=$R "$DAMO" status --json > "$T/a"
+	DAMO_CONFIGFS=$R "$DAMO" status --json --raw-numbers | cmp - "$T/a"
 	# --json: the schema of the man page, numbers as numbers, -1 as null
 	DAMO_CONFIGFS=$R "$DAMO" status --json > "$T/st.json"
 	python3 - "$T/st.json" <<-'EOF'
@@ -979,6 +1456,395 @@ test_status_standin() {
 		"$DAMO" status --json
 	DAMO_CONFIGFS=$T/nothing expect_quiet_fail "$T/nothing/contexts" "$DAMO" status
 	expect_fail "status takes no arguments" "$DAMO" status x
+	expect_fail "option '--raw-numbers' doesn't allow an argument" \
+		"$DAMO" status --raw-numbers=1
+}
+
+# ------------------------------------------------------------ record, images, heats range
+
+# damo record against a stand-in configfs tree: tests/fakecfs.so (preloaded)
+# makes the files configfs would as damo makes directories, and
+# tests/fakekdamond.py plays the kdamond (a snapshot of every target every
+# aggr_us; state off once every target has exited).
+FAKECFS=$(dirname "$DAMO")/fakecfs.so
+
+# fake_start NAME: a stand-in tree at $T/cfs-NAME (R) and its kdamond (KD).
+fake_start() {
+	local i
+	[ -f "$FAKECFS" ] || skip "no $FAKECFS (make -C tools builds it)"
+	R=$T/cfs-$1
+	mkdir -p "$R/contexts"
+	python3 "$HERE/fakekdamond.py" "$R" &
+	KD=$!
+	for i in $(seq 100); do
+		[ -e "$R/ready" ] && return 0
+		sleep 0.1
+	done
+	echo "the stand-in kdamond did not start"
+	return 1
+}
+
+# fake_stop: the stand-in kdamond ends (a failed test's ends with $T).
+fake_stop() {
+	touch "$R/stop"
+	wait "$KD"
+}
+
+# frec ARGS...: damo record on the stand-in tree.
+frec() {
+	DAMO_CONFIGFS=$R FAKECFS_ROOT=$R LD_PRELOAD=$FAKECFS "$DAMO" record "$@"
+}
+
+# ms_since NS: milliseconds from NS (date +%s%N) to now.
+ms_since() {
+	echo $((($(date +%s%N) - $1) / 1000000))
+}
+
+test_record_mode() {
+	local W=$T/rec-mode
+	local f
+	mkdir -p "$W"
+	fake_start mode
+	umask 022
+	for f in json_compressed json seed; do
+		frec -a 20000 --format "$f" -o "$W/m.$f" sleep 0.3 2> /dev/null
+		[ "$(stat -c %a "$W/m.$f")" = 600 ]
+		"$DAMO" report nr_regions -i "$W/m.$f" --skip 0 > /dev/null
+	done
+	# a umask that takes owner bits too
+	(umask 0277; frec -a 20000 -o "$W/m.277" sleep 0.2 2> /dev/null)
+	[ "$(stat -c %a "$W/m.277")" = 600 ]
+	# the one kept as FILE.old keeps its mode; the new one is 0600
+	chmod 0640 "$W/m.seed"
+	frec -a 20000 --format seed -o "$W/m.seed" sleep 0.2 2> /dev/null
+	[ "$(stat -c %a "$W/m.seed.old")" = 640 ]
+	[ "$(stat -c %a "$W/m.seed")" = 600 ]
+	fake_stop
+	# convert: to a new file, and in place, whatever the input's mode
+	chmod 0644 "$W/m.json"
+	"$DAMO" convert -i "$W/m.json" -o "$W/m.conv" --format seed
+	[ "$(stat -c %a "$W/m.conv")" = 600 ]
+	"$DAMO" convert -i "$W/m.json"
+	[ "$(stat -c %a "$W/m.json")" = 600 ]
+}
+
+test_record_timeout() {
+	local W=$T/rec-timeout
+	local t0 ms pid sp v
+	mkdir -p "$W"
+	fake_start tmo
+	t0=$(date +%s%N)
+	frec -a 20000 --timeout 1.5 -o "$W/t.data" sleep "1000.$$" 2> "$W/err"
+	ms=$(ms_since "$t0")
+	cat "$W/err"
+	# about 1.5 s: not before, and not the command's 1000 s
+	[ "$ms" -ge 1500 ]
+	[ "$ms" -lt 20000 ]
+	grep -q "; stopped after --timeout 1.5 s$" "$W/err"
+	[ "$("$DAMO" report raw -i "$W/t.data" | grep -c '^rel time:')" -ge 10 ]
+	# the command damo started got SIGTERM, as on a signal, and is gone
+	pid=$(sed -n 's/^damo: recording pid \([0-9]*\) to .*/\1/p' "$W/err")
+	[ -n "$pid" ]
+	! kill -0 "$pid" 2> /dev/null || false
+	! pgrep -f "sleep 1000.$$" > /dev/null || false
+	# a process it attached to goes on
+	sleep "1001.$$" &
+	sp=$!
+	frec -a 20000 --timeout 0.5 -o "$W/t2.data" "$sp" 2> "$W/err"
+	grep -q "stopped after --timeout 0.5 s" "$W/err"
+	kill -0 "$sp"
+	kill "$sp"
+	fake_stop
+	# bad values: exit 1 and a message, before anything is made
+	for v in 0 0.0 -1 abc 1. .5 1e3 0.0000000001 1.0000000001 1000000001 ''; do
+		DAMO_CONFIGFS=$T/nothing expect_fail \
+			"--timeout: '$v' is not a number of seconds above 0" \
+			"$DAMO" record --timeout "$v" -o "$W/bad.data" true
+	done
+	[ ! -e "$W/bad.data" ]
+}
+
+test_record_pids() {
+	local W=$T/rec-pids
+	local p1 p2 n
+	mkdir -p "$W"
+	fake_start pids
+	sleep "1002.$$" &
+	p1=$!
+	sleep "1003.$$" &
+	p2=$!
+	frec -a 20000 --timeout 1 -o "$W/two.rec" "$p1" "$p2" 2> "$W/err"
+	grep -q "^damo: recording pids $p1 $p2 to $W/two.rec" "$W/err"
+	# one context, a target each: every snapshot holds both
+	"$DAMO" report raw -i "$W/two.rec" > "$W/raw"
+	n=$(grep -c '^rel time:' "$W/raw")
+	[ "$n" -ge 10 ]
+	[ "$(grep -c '^nr_tasks:  2$' "$W/raw")" -eq "$n" ]
+	[ "$(grep -cx "pid:  $p1" "$W/raw")" -eq "$n" ]
+	[ "$(grep -cx "pid:  $p2" "$W/raw")" -eq "$n" ]
+	# the seed's format holds several too; the reports see each
+	frec -a 20000 --timeout 1 --format seed -o "$W/two.seed" "$p1" "$p2" 2> /dev/null
+	[ "$("$DAMO" report heats -i "$W/two.seed" --guide | grep -c '^pid:')" -eq 2 ]
+	"$DAMO" report wss -i "$W/two.seed" --skip 0 | grep -qx "# pid	$p2"
+	kill "$p1" "$p2"
+	# without --timeout: it ends once every one of them has exited
+	sleep 1 &
+	p1=$!
+	sleep 2 &
+	p2=$!
+	frec -a 20000 -o "$W/two2.rec" "$p1" "$p2" 2> "$W/err"
+	cat "$W/err"
+	! grep -q "stopped" "$W/err" || false
+	"$DAMO" report raw -i "$W/two2.rec" | grep -qx "pid:  $p2"
+	fake_stop
+	[ -z "$(ls "$R/contexts")" ]
+	"$DAMO" record --help | grep -q "^usage: damo record \[OPTIONS\] PID \[PID...\]$"
+	"$DAMO" record --help | grep -q "^      --timeout SECONDS$"
+	# a later operand that is not a pid (a command comes alone), a pid
+	# twice: errors, before anything is made
+	DAMO_CONFIGFS=$T/nothing expect_fail "'abc' is not a pid" \
+		"$DAMO" record -o "$W/bad.data" $$ abc
+	DAMO_CONFIGFS=$T/nothing expect_fail "pid $$ is given twice" \
+		"$DAMO" record -o "$W/bad.data" $$ $PPID $$
+	[ ! -e "$W/bad.data" ]
+}
+
+# On a terminal: one line rewritten in place, a few times a second; else
+# nothing.  script(1) gives damo a terminal.
+test_record_progress() {
+	local W=$T/rec-progress
+	local n
+	command -v script > /dev/null || skip "no script(1) (apt-get install bsdutils)"
+	mkdir -p "$W"
+	fake_start prog
+	script -qc "DAMO_CONFIGFS=$R FAKECFS_ROOT=$R LD_PRELOAD=$FAKECFS $DAMO record -a 20000 --timeout 2 --format seed -o $W/p.data sleep 1004.$$" \
+		/dev/null > "$W/tty"
+	grep -q $'\r\033\\[Kdamo: recording for [0-9.]* s: [0-9]* snapshots, [0-9.]* [KM]iB written' "$W/tty"
+	# 2 s, at most 4 a second: the first, up to 8 more, and slack
+	n=$(grep -o 'recording for' "$W/tty" | wc -l)
+	[ "$n" -ge 3 ]
+	[ "$n" -le 10 ]
+	# erased before the summary, which has its own line
+	grep -q $'\r\033\\[Kdamo: [0-9]* snapshots of [0-9]* aggregations recorded' "$W/tty"
+	# JSON: what is held in memory until the end
+	script -qc "DAMO_CONFIGFS=$R FAKECFS_ROOT=$R LD_PRELOAD=$FAKECFS $DAMO record -a 20000 --timeout 1 -o $W/p2.data sleep 1005.$$" \
+		/dev/null > "$W/tty"
+	grep -q 'snapshots, [0-9.]* [KM]iB in memory (written at the end)' "$W/tty"
+	# not a terminal: the first line and the summary, nothing else
+	frec -a 20000 --timeout 1 -o "$W/p3.data" sleep "1006.$$" 2> "$W/err"
+	[ "$(wc -l < "$W/err")" -eq 2 ]
+	! grep -q $'\r' "$W/err" || false
+	! grep -q 'recording for' "$W/err" || false
+	fake_stop
+}
+
+# The type is the extension, for heatmaps and plots; -o - is a PNG on
+# standard output; nothing else is guessed.
+test_image_types() {
+	local W=$T/images
+	local e want
+	mkdir -p "$W"
+	for e in png svg pdf; do
+		case $e in
+		png) want="PNG image data" ;;
+		svg) want="SVG Scalable Vector Graphics image" ;;
+		pdf) want="PDF document" ;;
+		esac
+		"$DAMO" report heatmap -i "$T/simple.data" -o "$W/img.$e"
+		file -b "$W/img.$e" | grep -q "^$want"
+		"$DAMO" report wss -i "$T/simple.data" --skip 0 --plot "$W/plot.$e" > /dev/null
+		file -b "$W/plot.$e" | grep -q "^$want"
+	done
+	# the extension in any case
+	"$DAMO" report heatmap -i "$T/simple.data" -o "$W/IMG.PNG"
+	cmp "$W/IMG.PNG" "$W/img.png"
+	# -o - to a pipe: the same PNG; no file called - or stdout anywhere
+	mkdir "$W/cwd"
+	cd "$W/cwd"
+	"$DAMO" report heatmap -i "$T/simple.data" -o - | cmp - "$W/img.png"
+	"$DAMO" report heats -i "$T/simple.data" --heatmap - | file -b - | grep -q "^PNG image data, 1000 x 640"
+	# a plot to standard output: the image only (the text would spoil it)
+	"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 --plot - > "$W/p.out"
+	file -b "$W/p.out" | grep -q "^PNG image data, 800 x 500"
+	expect_quiet_fail "stdout: unknown image type: the name must end in .png, .svg or .pdf (or be - for a PNG on standard output)" \
+		"$DAMO" report heatmap -i "$T/simple.data" -o stdout
+	expect_quiet_fail "stdout: unknown image type" \
+		"$DAMO" report wss -i "$T/simple.data" --skip 0 --plot stdout
+	[ -z "$(ls -A)" ]
+	# unknown or no extension: exit 1, the accepted ones named, nothing written
+	expect_quiet_fail "$W/h.jpg: unknown image type: the name must end in .png, .svg or .pdf" \
+		"$DAMO" report heatmap -i "$T/simple.data" -o "$W/h.jpg"
+	expect_quiet_fail "$W/p.gif: unknown image type" \
+		"$DAMO" report nr_regions -i "$T/simple.data" --skip 0 -p "$W/p.gif"
+	expect_quiet_fail "$W/h: unknown image type" \
+		"$DAMO" report heats -i "$T/simple.data" --heatmap "$W/h"
+	expect_quiet_fail "$W/png.d/x: unknown image type" \
+		"$DAMO" report heatmap -i "$T/simple.data" -o "$W/png.d/x"
+	[ ! -e "$W/h.jpg" ]
+	[ ! -e "$W/p.gif" ]
+	[ ! -e "$W/h" ]
+	"$DAMO" report heatmap --help | grep -q "^                       .png, .svg or .pdf; - writes a PNG to stdout$"
+	"$DAMO" report wss --help | grep -q "FILE.png, .svg or .pdf; - a PNG to stdout"
+	# the terminal too would go to standard output with the image
+	expect_quiet_fail "-o - and --term both write to standard output" \
+		"$DAMO" report heatmap -i "$T/simple.data" -o - --term
+}
+
+# A damo built without cairo: configured by hand (NO_CAIRO=1) or because
+# pkg-config finds none; a pkg-config that hides cairo shows that nothing
+# of cairo is needed, not even its headers.
+test_no_cairo_build() {
+	local W=$T/nocairo
+	local nc=$W/nocairo/damo pc
+	mkdir -p "$W"
+	pc=$(command -v pkg-config) || skip "no pkg-config"
+	mkdir -p "$W/nopc"
+	printf '#!/bin/sh\ncase " $* " in *" cairo "*) exit 1 ;; esac\nexec %s "$@"\n' \
+		"$pc" > "$W/nopc/pkg-config"
+	chmod +x "$W/nopc/pkg-config"
+	# cairo not found: a warning, then the build without it
+	PATH=$W/nopc:$PATH make -n -C "$TOOLS" O="$W/nc-auto" > "$W/out" 2>&1
+	grep -q "cairo not found: building damo without images" "$W/out"
+	grep -q -- "-DDAMO_NO_CAIRO" "$W/out"
+	! grep -q -- "-lcairo\|canvas\.c\|heatimg\.c" "$W/out" || false
+	PATH=$W/nopc:$PATH make -s -C "$TOOLS" O="$W/nocairo" NO_CAIRO=1 \
+		"$W/nocairo/damo" "$W/nocairo/unit" > "$W/out" 2>&1 ||
+		{ cat "$W/out"; return 1; }
+	! ldd "$nc" | grep -q cairo || false
+	"$W/nocairo/unit" "$W/nc.counts" > "$W/out" || { cat "$W/out"; return 1; }
+	grep -q "^ok - heatmap: built without cairo, images fail" "$W/out"
+	# the terminal heatmap, as with cairo
+	"$DAMO" report heatmap -i "$T/simple.data" --tres 30 --ares 8 > "$W/a"
+	"$nc" report heatmap -i "$T/simple.data" --tres 30 --ares 8 > "$W/b"
+	cmp "$W/a" "$W/b"
+	# images: exit 1, what to do, nothing written
+	expect_quiet_fail "install libcairo2-dev and rebuild damo" \
+		"$nc" report heatmap -i "$T/simple.data" -o "$W/nc.png"
+	expect_quiet_fail "install libcairo2-dev and rebuild damo" \
+		"$nc" report heatmap -i "$T/simple.data" -o -
+	expect_quiet_fail "install libcairo2-dev and rebuild damo" \
+		"$nc" report wss -i "$T/simple.data" --skip 0 --plot "$W/nc.svg"
+	[ ! -e "$W/nc.png" ]
+	[ ! -e "$W/nc.svg" ]
+	# everything else works
+	"$nc" report heats -i "$T/simple.data" --tres 7 --ares 5 > "$W/b"
+	"$DAMO" report heats -i "$T/simple.data" --tres 7 --ares 5 | cmp - "$W/b"
+	"$nc" convert -i "$T/simple.data" -o "$W/nc.jz"
+	"$DAMO" convert -i "$T/simple.data" -o "$W/c.jz"
+	cmp "$W/nc.jz" "$W/c.jz"
+	"$nc" record --help | grep -q "^usage: damo record"
+	# and installs without cairo
+	PATH=$W/nopc:$PATH make -s -C "$TOOLS" O="$W/nocairo" NO_CAIRO=1 \
+		install PREFIX="$W/nc-inst/usr" > "$W/out" 2>&1 ||
+		{ cat "$W/out"; return 1; }
+	"$W/nc-inst/usr/bin/damo" version | grep -q "^damo "
+	! ldd "$W/nc-inst/usr/bin/damo" | grep -q cairo || false
+}
+
+# heats' default address range: the largest range some snapshot covered.
+# mkrec.py's latemap is the issue's case: a process that maps 32 MiB after
+# the first snapshot.  The seed's rule gives [0x80800000, 0x7fbffff000):
+# the 32 MiB, 509 GiB that no snapshot covered, the stack.
+LATE_OURS="2155872256-2189426688"
+LATE_SEEDS="2155872256 548682067968"
+
+test_heats_range() {
+	local W=$T/heats-range
+	mkdir -p "$W"
+	python3 "$HERE/mkrec.py" latemap "$W/late.data"
+	"$DAMO" report heats -i "$W/late.data" --tres 10 --ares 10 > "$W/out" 2> "$W/err"
+	# said on stderr; the rows are 32 MiB / 10 apart
+	grep -qx "damo: heats: address range $LATE_OURS (pid 7)" "$W/err"
+	[ "$(sed -n 2p "$W/out" | cut -f2)" = 3355443 ]
+	# the range said gives the same grid; a given range is not said
+	"$DAMO" report heats -i "$W/late.data" --tres 10 --ares 10 \
+		--amin "${LATE_OURS%-*}" --amax "${LATE_OURS#*-}" 2> "$W/err" | cmp - "$W/out"
+	[ ! -s "$W/err" ]
+	# over the seed's range, rows 54,652,619,571 apart, and but for the
+	# first (the 32 MiB) and the last (the stack) all are empty at all
+	# times: there is nothing in them to see
+	set -- $LATE_SEEDS
+	"$DAMO" report heats -i "$W/late.data" --tres 10 --ares 10 \
+		--amin "$1" --amax "$2" > "$W/seedrange"
+	[ "$(sed -n 2p "$W/seedrange" | cut -f2)" = 54652619571 ]
+	awk -F'\t' '$2 != 0 && $2 != 491873576139 && $3 != 0 { bad++ }
+		END { exit bad > 0 }' "$W/seedrange"
+	# one end given: the other is the default, and the range is said
+	"$DAMO" report heats -i "$W/late.data" --amin 2155872256 --tres 1 \
+		--ares 1 2>&1 > /dev/null | grep -qx "damo: heats: address range $LATE_OURS (pid 7)"
+	# a heatmap says it once, though it computes the grid twice
+	"$DAMO" report heatmap -i "$W/late.data" -o "$W/late.png" --term \
+		2> "$W/err" > /dev/null
+	[ "$(grep -c 'address range' "$W/err")" -eq 1 ]
+}
+
+# The seed's patches: $DAMO_SEEDS, or ../shared/seeds beside the checkout
+# or beside the one it was cloned from (as scripts/oracle-dir.sh looks
+# for the oracle).
+seed_dir() {
+	local top=$(dirname "$TOOLS") origin d
+	if [ -n "${DAMO_SEEDS:-}" ]; then
+		echo "$DAMO_SEEDS"
+		return
+	fi
+	origin=$(git -C "$top" config --get remote.origin.url 2> /dev/null)
+	for d in "$top/../shared/seeds" ${origin:+"$origin/../shared/seeds"}; do
+		if [ -d "$d" ]; then
+			echo "$d"
+			return
+		fi
+	done
+	echo "$top/../shared/seeds"
+}
+
+# The seed's heats.py itself (from its patch, into $T/seed), where python3
+# can run it: its default range is the one above, its figures on that
+# range ours, and on records where its rule and ours cannot differ (gaps
+# alike in every snapshot) its range is ours.
+test_heats_seed_script() {
+	local W=$T/heats-seed
+	local seeds p r line
+	command -v python3 > /dev/null || skip "no python3: the seed's heats.py cannot run"
+	mkdir -p "$W"
+	seeds=$(seed_dir)
+	p=$(grep -l '^+++ b/tools/damon/heats.py$' "$seeds"/*.patch 2> /dev/null | head -1)
+	[ -n "$p" ] || skip "no seed patch with tools/damon/heats.py in $seeds (set DAMO_SEEDS)"
+	mkdir -p "$W/seed"
+	awk '/^\+\+\+ b\/tools\/damon\/heats.py$/ { on = 1; next }
+	     on && /^diff --git/ { exit }
+	     on && /^\+/ { print substr($0, 2) }' "$p" > "$W/seed/heats.py"
+	python3 "$W/seed/heats.py" --help > /dev/null 2>&1 ||
+		skip "the seed's heats.py does not run with this python3"
+	cat > "$W/seed/range.py" <<-'EOF'
+	# The range the seed's heats.py would choose: "PID AMIN AMAX".
+	import argparse, sys
+	sys.path.insert(0, sys.argv[1])
+	import heats
+	a = argparse.Namespace(input=sys.argv[2], pid=None, tmin=None,
+	                       tmax=None, amin=None, amax=None)
+	heats.set_missed_args(a)
+	print(a.pid, a.amin, a.amax)
+	EOF
+	python3 "$HERE/mkrec.py" latemap "$W/late.data"
+	[ "$(python3 "$W/seed/range.py" "$W/seed" "$W/late.data")" = "7 $LATE_SEEDS" ]
+	# its rows: 54,652,619,571 apart, as in the issue
+	python3 "$W/seed/heats.py" -i "$W/late.data" --tres 10 --ares 10 > "$W/seed.out"
+	[ "$(sed -n 2p "$W/seed.out" | cut -f2)" = 54652619571 ]
+	# our figures on its range: the same, a time bin later in its output
+	# (it labels each bin with the next one's time and leaves out the
+	# last), but in the top address bin (it cuts every region's end to
+	# amax - 1, and the stack ends at amax: a byte less of it)
+	set -- $LATE_SEEDS
+	"$DAMO" report heats -i "$W/late.data" --tres 10 --ares 10 \
+		--amin "$1" --amax "$2" > "$W/ours"
+	diff <(sed -n 11,100p "$W/seed.out" | cut -f2,3 | grep -v ^491873576139) \
+		<(sed -n 1,90p "$W/ours" | cut -f2,3 | grep -v ^491873576139)
+	for r in simple two; do
+		line=$("$DAMO" report heats -i "$T/$r.data" --tres 1 --ares 1 2>&1 > /dev/null)
+		[[ "$line" =~ address\ range\ ([0-9]+)-([0-9]+)\ \(pid\ ([0-9]+)\) ]]
+		[ "$(python3 "$W/seed/range.py" "$W/seed" "$T/$r.data")" = \
+		  "${BASH_REMATCH[3]} ${BASH_REMATCH[1]} ${BASH_REMATCH[2]}" ]
+	done
 }
 
 # ------------------------------------------------------------ install
@@ -1014,6 +1880,8 @@ test_install_unit() {
 t "report raw: the seed's text, byte for byte" test_raw
 t "report wss: percentiles, average, --skip, --range" test_wss
 t "report nr_regions: by size and in time order" test_nr_regions
+t "report raw, wss, nr_regions: units; --raw-numbers" test_report_units
+t "report raw, wss, nr_regions --json: the schemas, the same figures" test_report_json
 t "report heats: the grid worked out by hand" test_heats
 t "report heats --guide: time spans and ranges per pid" test_guide
 t "report heatmap on a terminal: characters and colours" test_heatmap_term
@@ -1026,15 +1894,28 @@ t "oracle: damonitor/damo reports our records with our figures" test_oracle_read
 t "oracle: damo reads records damonitor/damo's writer made" test_ours_reads_oracle
 t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
+t "--help and the man page: --json, --raw-numbers, --by-unit" test_help_new_options
 t "damo version: every spelling; the man page agrees" test_version
 t "usage texts: the command and report type lists" test_usage_text
 t "option arguments: every kind's error; operands" test_option_errors
 t "no configfs: a clear message, nothing written" test_no_configfs
 t "restore --dry-run: checks, resolves, prints the writes in order" test_restore_dry_run
 t "restore --boot: pid targets refused; command and unit targets resolved" test_restore_boot
+t "save --by-unit: the unit of each pid, from /proc/PID/cgroup" test_save_by_unit
+t "restore of unit targets: the main process; not running: an error" test_restore_by_unit
 t "restore --made, clear --only-from: only the contexts restored go" test_restore_made_clear
 t "save: the file format, and read errors name the file" test_save_standin
+t "save --json: the schema; restore of it saves the same again" test_save_json
+t "restore of JSON: errors name the line; nothing done" test_restore_json_errors
 t "status: text and --json of a stand-in tree; errors" test_status_standin
+t "record: the file is 0600 whatever the umask; convert's too" test_record_mode
+t "record --timeout: stops, SIGTERMs the command it started; bad values" test_record_timeout
+t "record PID PID...: one context, a target each, until all exit" test_record_pids
+t "record: progress on a terminal only, a few times a second" test_record_progress
+t "images: .png .svg .pdf by extension, -o - a PNG on stdout, others refused" test_image_types
+t "built without cairo: terminal heatmap, image errors, make install" test_no_cairo_build
+t "heats: the default address range, said on stderr; the seed's differs" test_heats_range
+t "heats: the seed's heats.py on the same records" test_heats_seed_script
 t "make install; systemd-analyze verify on damon-restore.service" test_install_unit
 
 echo "# cli: $passed passed, $failed failed, $skipped skipped"

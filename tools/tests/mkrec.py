@@ -104,6 +104,33 @@ def varied(f):
         snapshot(f, T0 + i * STEP, tasks)
 
 
+# latemap's layout, after a process recorded under UML: a static binary's
+# text and heap, 32 MiB it maps after the first snapshot, its stack below
+# UML's TASK_SIZE (0x7fc0000000).
+LM_TEXT = (0x400000, 0x4a0000)
+LM_HEAP = (0x4a2000, 0x4c6000)
+LM_MMAP = (0x80800000, 0x82800000)
+LM_STACK = (0x7fbffde000, 0x7fbffff000)
+
+
+def latemap(f):
+    """pid 7, 10 snapshots 100 ms apart.  The first, taken before the
+    process maps its 32 MiB, has DAMON's three regions of that time: text,
+    heap and stack, a small gap between text and heap, a large one from
+    the heap up to the stack.  The later ones cover text and heap in one,
+    then the 32 MiB (its lower half hot), then the stack: the large gap
+    is now two, below and above the new mapping.  What is between the 32
+    MiB and the stack, 509 GiB, is in no snapshot.  The seed's heats.py
+    picks [LM_MMAP[0], LM_STACK[1]) for its default address range, damo
+    picks LM_MMAP (tools/damo/heats.c, guides_of(), says why)."""
+    mid = (LM_MMAP[0] + LM_MMAP[1]) // 2
+    snapshot(f, T0, [(7, [LM_TEXT + (1,), LM_HEAP + (2,), LM_STACK + (3,)])])
+    for i in range(1, 10):
+        snapshot(f, T0 + i * STEP, [(7, [
+            (LM_TEXT[0], 0x460000, 1), (0x460000, LM_HEAP[1], 0),
+            (LM_MMAP[0], mid, 20), (mid, LM_MMAP[1], 5), LM_STACK + (3,)])])
+
+
 def main():
     global PERF_SCRIPT
     args = sys.argv[1:]
@@ -113,7 +140,7 @@ def main():
     name, out = args
     with open(out, 'wb') as f:
         {'simple': simple, 'twopids': twopids, 'tiny': tiny,
-         'varied': varied}[name](f)
+         'varied': varied, 'latemap': latemap}[name](f)
 
 
 if __name__ == '__main__':

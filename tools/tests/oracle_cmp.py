@@ -97,11 +97,13 @@ def main():
     ours = [a.damo, 'report']
 
     same_dists('wss',
-               dists(run(ours + ['wss', '-i', a.record]), r'# pid\s+(\d+)'),
+               dists(run(ours + ['wss', '-i', a.record, '--raw-numbers']),
+                     r'# pid\s+(\d+)'),
                dists(run(oracle + ['wss', '-i', a.record, '--raw_number',
                                    '--per_target']), r'# target_id\s+(\d+)'))
     same_dists('nr_regions',
-               dists(run(ours + ['nr_regions', '-i', a.record]),
+               dists(run(ours + ['nr_regions', '-i', a.record,
+                                 '--raw-numbers']),
                      r'# pid\s+(\d+)'),
                dists(run(oracle + ['nr_regions', '-i', a.record]),
                      r'# target_id\s+(\d+)'))

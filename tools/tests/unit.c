@@ -8,7 +8,9 @@
  *	unit COUNTS_FILE	writes "PASSED FAILED SKIPPED" to COUNTS_FILE
  */
 #define _GNU_SOURCE
+#ifndef DAMO_NO_CAIRO
 #include <cairo.h>
+#endif
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -884,9 +886,11 @@ static int test_opts_parse(void)
 
 /* ------------------------------------------------------------ heatmap */
 
+#ifndef DAMO_NO_CAIRO
 static int test_heatmap_png(void)
 {
-	char path[] = "/tmp/damo-unit-png.XXXXXX";
+	/* the type is the extension: ".png" after mkstemps()' X's */
+	char path[] = "/tmp/damo-unit-png.XXXXXX.png";
 	struct heats_args a = { .tres = 100, .ares = 100 };
 	cairo_surface_t *s;
 	struct record rec;
@@ -895,7 +899,7 @@ static int test_heatmap_png(void)
 	uint32_t hot, cold;
 	int fd, stride;
 
-	fd = mkstemp(path);
+	fd = mkstemps(path, strlen(".png"));
 	CHECK(fd >= 0);
 	close(fd);
 	CHECK(load_simple(&rec) == 0);
@@ -927,6 +931,80 @@ static int test_heatmap_png(void)
 	return 0;
 }
 
+/* path starts with magic (its first bytes). */
+static int starts_with(const char *path, const char *magic)
+{
+	char buf[16] = "";
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	return n >= strlen(magic) && !memcmp(buf, magic, strlen(magic));
+}
+
+/* The extension is the type; an unknown one writes nothing. */
+static int test_image_types(void)
+{
+	static const struct { const char *name, *magic; } types[] = {
+		{ "h.svg", "<?xml" }, { "h.pdf", "%PDF-" },
+		{ "h.PNG", "\x89PNG" },
+	};
+	char dir[] = "/tmp/damo-unit-img.XXXXXX", path[64];
+	struct heats_args a = { .tres = 10, .ares = 10 };
+	struct plot_series s = { .pid = 1 };
+	double x[] = { 0, 50, 100 }, y[] = { 1, 2, 3 };
+	struct record rec;
+	struct heats h;
+	size_t i;
+
+	CHECK(mkdtemp(dir));
+	CHECK(load_simple(&rec) == 0);
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, types[i].name);
+		CHECK(heatmap_png(&h, path, "t") == 0);
+		CHECK(starts_with(path, types[i].magic));
+		CHECK(unlink(path) == 0);
+	}
+	s.n = ARRAY_SIZE(x);
+	s.x = x;
+	s.y = y;
+	snprintf(path, sizeof(path), "%s/p.pdf", dir);
+	CHECK(plot_png(path, &s, 1, "x", "y", "t") == 0);
+	CHECK(starts_with(path, "%PDF-"));
+	CHECK(unlink(path) == 0);
+	snprintf(path, sizeof(path), "%s/h.jpg", dir);
+	CHECK(heatmap_png(&h, path, "t") == -EINVAL);
+	CHECK(plot_png(path, &s, 1, "x", "y", "t") == -EINVAL);
+	snprintf(path, sizeof(path), "%s/png", dir);
+	CHECK(heatmap_png(&h, path, "t") == -EINVAL);
+	CHECK(rmdir(dir) == 0);		/* nothing left in it */
+	heats_free(&h);
+	rec_free(&rec);
+	return 0;
+}
+#else
+/* Built without cairo: images fail, saying so, and nothing is written. */
+static int test_heatmap_png(void)
+{
+	char path[] = "/tmp/damo-unit-png.XXXXXX";
+	struct heats_args a = { .tres = 100, .ares = 100 };
+	struct record rec;
+	struct heats h;
+
+	CHECK(load_simple(&rec) == 0);
+	CHECK(heats_compute(&rec, &a, &h) == 0);
+	CHECK(heatmap_png(&h, path, "test") == -ENOTSUP);
+	CHECK(access(path, F_OK) && errno == ENOENT);
+	heats_free(&h);
+	rec_free(&rec);
+	return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -950,7 +1028,12 @@ int main(int argc, char **argv)
 	run("conf: every class of syntax error, with its line", test_conf_parse_errors);
 	run("conf: every class of invalid value and relation", test_conf_validate_errors);
 	run("targets: command and unit resolution on a fake /proc", test_resolve);
+#ifndef DAMO_NO_CAIRO
 	run("heatmap: PNG size and colours", test_heatmap_png);
+	run("images: PNG, SVG, PDF by extension; others refused", test_image_types);
+#else
+	run("heatmap: built without cairo, images fail", test_heatmap_png);
+#endif
 	run("cmdline: the usage list and dispatch from a command table", test_cmd_table);
 	run("cmdline: every kind of option in a table; order; errors", test_opts_parse);
 	printf("# unit: %d passed, %d failed\n", passed, failed);
