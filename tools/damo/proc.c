@@ -404,15 +404,19 @@ static int search_level(char **dirs, size_t nr, const char *unit,
 /*
  * The first process of the unit's cgroup, searched for breadth first under
  * root, so that the system's unit comes before a container's of the same
- * name; -ENOENT if there is no cgroup tree at root.
+ * name; -ENOENT if no cgroup tree is mounted at root.
  */
 static int cgroup_unit_proc(const char *root, const char *unit, long *pid)
 {
 	char **level, **next;
 	size_t nr = 1, nr_next;
 	int depth, r = -ESRCH;
+	char *procs = xasprintf("%s/cgroup.procs", root);
+	bool mounted = !access(procs, R_OK);
 
-	if (access(root, R_OK | X_OK))
+	/* an empty /sys/fs/cgroup (nothing mounted there) is no tree */
+	free(procs);
+	if (!mounted)
 		return -ENOENT;
 	level = xmalloc(sizeof(*level));
 	level[0] = xstrdup(root);

@@ -979,6 +979,8 @@ bu_setup() {
 	local usr=user.slice/user-1000.slice
 	mkdir -p "$G/system.slice/app.service" "$G/system.slice/box.service/payload" \
 		"$G/$usr/user@1000.service/app.slice/ed.service" "$G/$usr/session-7.scope"
+	# the root's own cgroup.procs: a mounted tree, not an empty directory
+	: > "$G/cgroup.procs"
 	printf '4001\n4002\n' > "$G/system.slice/app.service/cgroup.procs"
 	: > "$G/system.slice/box.service/cgroup.procs"
 	echo 4006 > "$G/system.slice/box.service/payload/cgroup.procs"
