@@ -35,6 +35,7 @@ struct damon_cfs_plan_target {
 	unsigned int nr_ranges;
 	struct damon_addr_range *ranges;
 	bool refit;	/* fit the target's regions to @ranges */
+	bool reset;	/* drop its regions for the operations' default */
 };
 
 struct damon_cfs_plan {
@@ -188,12 +189,18 @@ static int damon_cfs_plan_target(struct damon_cfs_ctx *cctx,
 	int err;
 
 	pt->ct = ct;
-	if (!ct->pid)
+	if (ops_id == DAMON_OPS_PADDR) {
+		/* physical memory: the target is the machine, not a process */
+		if (ct->pid)
+			return damon_cfs_refuse(cctx, -EINVAL, "target %s: paddr takes no pid\n",
+						tname);
+	} else if (!ct->pid) {
 		return damon_cfs_refuse(cctx, -EINVAL, "target %s has no pid\n",
 					tname);
-	if (!damon_pid_has_mm(ct->pid))
+	} else if (!damon_pid_has_mm(ct->pid)) {
 		return damon_cfs_refuse(cctx, -ESRCH, "target %s: process %d has exited\n",
 					tname, pid_vnr(ct->pid));
+	}
 	pt->pid = get_pid(ct->pid);
 	err = damon_cfs_plan_ranges(cctx, ct, pt);
 	if (err)
@@ -204,11 +211,14 @@ static int damon_cfs_plan_target(struct damon_cfs_ctx *cctx,
 	/*
 	 * Which regions to fit to the ranges: all for fvaddr, whose ranges
 	 * are what is monitored; for vaddr, whose ranges are only initial,
-	 * those of new targets and of targets whose ranges the user changed
-	 * since the last on or commit.
+	 * and paddr, whose ranges nothing but the user changes, those of new
+	 * targets and of targets whose ranges the user changed since the
+	 * last on or commit.  A paddr target whose regions were all removed
+	 * goes back to the whole of RAM (the operations' init).
 	 */
 	pt->refit = ops_id == DAMON_OPS_FVADDR || !ct->pinned ||
 		    damon_cfs_ranges_changed(ct, pt);
+	pt->reset = ops_id == DAMON_OPS_PADDR && pt->refit && !pt->nr_ranges;
 	return 0;
 }
 
@@ -236,6 +246,8 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 		nr++;
 	if (!nr)
 		return ERR_PTR(damon_cfs_refuse(cctx, -EINVAL, "no targets\n"));
+	if (nr > 1 && cctx->ops_id == DAMON_OPS_PADDR)
+		return ERR_PTR(damon_cfs_refuse(cctx, -EINVAL, "paddr takes exactly one target\n"));
 
 	plan = kzalloc(sizeof(*plan), GFP_KERNEL);
 	if (!plan)
@@ -329,6 +341,8 @@ static int damon_cfs_apply_plan(struct damon_ctx *ctx,
 			err = damon_set_regions(t, pt->ranges, pt->nr_ranges);
 			if (err)
 				return err;
+		} else if (pt->reset) {
+			damon_set_regions(t, NULL, 0);
 		}
 	}
 	for (i = 0; i < plan->nr_schemes; i++) {

@@ -420,7 +420,7 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 					    char *page)
 {
 	ssize_t len = 0;
-	int id;
+	int id, act;
 
 	for (id = 0; id < NR_DAMON_OPS; id++)
 		if (damon_ops_registered(id))
@@ -432,6 +432,13 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 		if (damon_any_ops_can_apply(id))
 			len += sysfs_emit_at(page, len, " action:%s",
 					     damos_action_name(id));
+	/* and per operations set: OPS:action:WORD */
+	for (id = 0; id < NR_DAMON_OPS; id++)
+		for (act = 0; act < NR_DAMOS_ACTIONS; act++)
+			if (damon_registered_ops_can_apply(id, act))
+				len += sysfs_emit_at(page, len, " %s:action:%s",
+						     damon_ops_name(id),
+						     damos_action_name(act));
 	len += sysfs_emit_at(page, len,
 			     " filter:anon filter:addr filter:target wmark:free_mem_rate\n");
 	return len;

@@ -7,6 +7,7 @@
 
 #define pr_fmt(fmt) "damon: " fmt
 
+#include <linux/bits.h>
 #include <linux/init.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
@@ -334,8 +335,9 @@ int damon_ctx_set_ops(struct damon_ctx *ctx, enum damon_ops_id id)
 
 /*
  * Whether operations @ops can apply @action: the one rule.  Any operations
- * can count (stat); other actions need ->apply_scheme, and the huge page
- * ones transparent huge pages in the kernel.
+ * can count (stat); other actions need ->apply_scheme and the action's bit
+ * in ->actions, and the huge page ones transparent huge pages in the
+ * kernel.
  */
 bool damon_ops_can_apply(const struct damon_operations *ops,
 			 enum damos_action action)
@@ -344,7 +346,7 @@ bool damon_ops_can_apply(const struct damon_operations *ops,
 		return false;
 	if (action == DAMOS_STAT)
 		return true;
-	if (!ops->apply_scheme)
+	if (!ops->apply_scheme || !(ops->actions & BIT(action)))
 		return false;
 	if (action == DAMOS_HUGEPAGE || action == DAMOS_NOHUGEPAGE)
 		return IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE);

@@ -67,4 +67,22 @@ int damon_va_init_target_regions(struct damon_target *t,
 				 const struct damon_addr_range regions[3],
 				 unsigned long min_nr_regions);
 
+/*
+ * paddr.c: ranges of RAM (sorted, not overlapping, whole pages) and the
+ * initial regions over them.
+ */
+struct damon_pa_ram {
+	struct damon_addr_range *ranges;
+	unsigned int nr;
+	unsigned int cap;	/* entries allocated */
+};
+
+int damon_pa_ram_add(struct damon_pa_ram *ram, unsigned long start,
+		     unsigned long end);
+void damon_pa_ram_free(struct damon_pa_ram *ram);
+int damon_pa_init_target_regions(struct damon_target *t,
+				 struct damon_pa_ram *ram,
+				 unsigned long min_nr_regions,
+				 unsigned long max_nr_regions);
+
 #endif /* _MM_DAMON_INTERNAL_H */

@@ -40,6 +40,8 @@ static const char * const damos_action_names[NR_DAMOS_ACTIONS] = {
 	[DAMOS_HUGEPAGE] = "hugepage",
 	[DAMOS_NOHUGEPAGE] = "nohugepage",
 	[DAMOS_STAT] = "stat",
+	[DAMOS_LRU_PRIO] = "lru_prio",
+	[DAMOS_LRU_DEPRIO] = "lru_deprio",
 };
 
 const char *damos_action_name(enum damos_action action)
@@ -291,7 +293,8 @@ unsigned long damos_quota_effective_sz(const struct damos_quota *q)
 /* Actions that want the coldest memory first. */
 static bool damos_wants_cold(enum damos_action action)
 {
-	return action == DAMOS_PAGEOUT || action == DAMOS_COLD;
+	return action == DAMOS_PAGEOUT || action == DAMOS_COLD ||
+	       action == DAMOS_LRU_DEPRIO;
 }
 
 /*
@@ -302,8 +305,8 @@ static bool damos_wants_cold(enum damos_action action)
  *  - frequency: nr_accesses per possible sample.
  *  - age: 50 for a new region; an old accessed region is hotter (up to
  *    100), an old idle one colder (down to 0), on a log2 scale of seconds.
- * For actions that want cold memory (pageout, cold), frequency and age are
- * turned around, so the coldest regions score highest.
+ * For actions that want cold memory (pageout, cold, lru_deprio), frequency
+ * and age are turned around, so the coldest regions score highest.
  */
 unsigned int damos_score(const struct damon_ctx *ctx,
 			 const struct damon_region *r, const struct damos *s)

@@ -622,6 +622,9 @@ static int __init damon_va_register(void)
 		.check_samples = damon_va_check_samples,
 		.target_alive = damon_va_target_alive,
 		.apply_scheme = damon_va_apply_action,
+		.actions = BIT(DAMOS_WILLNEED) | BIT(DAMOS_COLD) |
+			   BIT(DAMOS_PAGEOUT) | BIT(DAMOS_HUGEPAGE) |
+			   BIT(DAMOS_NOHUGEPAGE),
 	};
 	int err;
 

@@ -145,6 +145,9 @@ static const struct score_case rank_cases[] = {
 	{ "hugepage: the hottest first", DAMOS_HUGEPAGE, { 0, 1, 1 }, HOT_FIRST },
 	{ "nohugepage: the hottest first", DAMOS_NOHUGEPAGE, { 0, 1, 1 }, HOT_FIRST },
 	{ "stat: the hottest first", DAMOS_STAT, { 0, 1, 1 }, HOT_FIRST },
+	{ "lru_deprio: the coldest first, as pageout", DAMOS_LRU_DEPRIO,
+	  { 0, 1, 1 }, COLD_FIRST, .like_pageout = true },
+	{ "lru_prio: the hottest first", DAMOS_LRU_PRIO, { 0, 1, 1 }, HOT_FIRST },
 	{ "default weights: coldness decides", DAMOS_PAGEOUT, { 0, 1, 1 },
 	  { SMALL_IDLE, BIG_HOT } },
 	{ "size alone, pageout: larger first", DAMOS_PAGEOUT, { 1, 0, 0 },
@@ -737,6 +740,7 @@ static struct damon_ctx *rec_ctx(struct kunit *test)
 		.id = DAMON_OPS_PADDR,
 		.name = "recorder",
 		.apply_scheme = rec_apply_scheme,
+		.actions = GENMASK(NR_DAMOS_ACTIONS - 1, 0),
 	};
 	return ctx;
 }
@@ -1095,7 +1099,10 @@ static void damos_test_apply(struct kunit *test)
 	damon_ctx_free(ctx);
 }
 
-/* Operations apply hugepage and nohugepage only with THP, stat always. */
+/*
+ * Operations apply the actions of their mask, hugepage and nohugepage only
+ * with THP, stat always.
+ */
 static void damos_test_ops_can_apply(struct kunit *test)
 {
 	struct damon_ctx *ctx = rec_ctx(test);
@@ -1103,6 +1110,13 @@ static void damos_test_ops_can_apply(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, damon_ops_can_apply(&ctx->ops, DAMOS_HUGEPAGE), (bool)THP);
 	KUNIT_EXPECT_EQ(test, damon_ops_can_apply(&ctx->ops, DAMOS_NOHUGEPAGE), (bool)THP);
 	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_LRU_PRIO));
+	ctx->ops.actions &= ~BIT(DAMOS_LRU_PRIO);
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_LRU_PRIO));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_LRU_DEPRIO));
+	ctx->ops.actions = 0;
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_STAT));
+	ctx->ops.actions = GENMASK(NR_DAMOS_ACTIONS - 1, 0);
 	ctx->ops.apply_scheme = NULL;
 	KUNIT_EXPECT_FALSE(test, damon_ops_can_apply(&ctx->ops, DAMOS_PAGEOUT));
 	KUNIT_EXPECT_TRUE(test, damon_ops_can_apply(&ctx->ops, DAMOS_STAT));

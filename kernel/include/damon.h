@@ -105,6 +105,8 @@ enum damos_action {
 	DAMOS_HUGEPAGE,		/* madvise(MADV_HUGEPAGE) */
 	DAMOS_NOHUGEPAGE,	/* madvise(MADV_NOHUGEPAGE) */
 	DAMOS_STAT,		/* only count */
+	DAMOS_LRU_PRIO,		/* activate on the LRU lists (paddr) */
+	DAMOS_LRU_DEPRIO,	/* deactivate on the LRU lists (paddr) */
 	NR_DAMOS_ACTIONS,
 };
 
@@ -273,6 +275,8 @@ struct damon_ctx;
  * @apply_scheme:	apply the scheme's action to [@start, @end) of the
  *			target, honouring the scheme's ops-level filters;
  *			returns the bytes the action succeeded on.
+ * @actions:		the actions @apply_scheme implements, a bit per
+ *			&enum damos_action (stat needs none).
  * @cleanup:		release what the operations hold for the context.
  *
  * All callbacks run in the context's kdamond.  @init, @prepare_samples,
@@ -290,6 +294,7 @@ struct damon_operations {
 				      struct damon_target *t,
 				      unsigned long start, unsigned long end,
 				      struct damos *s);
+	unsigned long actions;
 	void (*cleanup)(struct damon_ctx *ctx);
 };
 
