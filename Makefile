@@ -5,13 +5,16 @@
 #   make demo        build, boot UML, monitor a bundled workload, show it
 #   make check       kunit + selftests (UML and x86_64) + tools tests;
 #                    totals last
-#   make kunit       KUnit suites through the tree's kunit.py (ARCH=um)
+#   make kunit       KUnit suites in the debug UML kernel (kunit.py exec)
 #   make uml         the bootable UML kernel with our DAMON built in
 #   make selftests   boot that kernel over hostfs and run selftests/*.bats
 #   make x86         an x86_64 kernel with our DAMON, for QEMU (TCG)
 #   make check-x86   boot it under QEMU and run selftests/*.bats there
 #   make tools       the userspace tool(s) under tools/
 #   make shell       a root shell in the booted kernel (PLATFORM=x86: QEMU)
+#   make patches     our DAMON as a git am-able series against 6.12
+#                    (build/patches); make patches-check applies and
+#                    builds it
 #
 # Two flavours of the UML kernel: normal (build/uml) and debug (lockdep,
 # KASAN, kmemleak, ...: scripts/uml-debug.config over scripts/uml.config,
@@ -35,7 +38,6 @@ KSRC	?=
 BUILD	:= $(CURDIR)/build
 TREE	:= $(BUILD)/linux
 UML_O	:= $(BUILD)/uml
-KUNIT_O	:= $(BUILD)/kunit
 RESULTS	:= $(BUILD)/results
 JOBS	?= $(shell nproc)
 UML	:= $(UML_O)/linux
@@ -88,11 +90,11 @@ KMAKE_X86 := $(MAKE) -C $(TREE) O=$(X86_O) ARCH=x86_64 $(KCC) -j$(JOBS)
 # Debian packages the build and tests need.
 DEB_PKGS := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	    libssl-dev python3 bats ccache xz-utils patch procps kmod \
-	    qemu-system-x86 zlib1g-dev file
+	    qemu-system-x86 zlib1g-dev file git python3-docutils
 
 .PHONY: all deps tree uml uml-normal uml-debug x86 kunit selftests \
 	selftests-normal selftests-debug selftests-x86 check-x86 tools \
-	tools-test check demo shell shell-test clean distclean FORCE
+	tools-test check x86-ready selftests-x86-run demo shell shell-test clean distclean FORCE
 
 all: uml tools
 
@@ -123,12 +125,16 @@ define kconfig
 	@scripts/check-config.sh $(2)/.config $(or $(6),$(5))
 endef
 
+# UML kernels start from allnoconfig, as the x86_64 one does: only what
+# scripts/uml.config asks for is built.
+UML_BASE := allnoconfig
+
 $(UML_O)/.config: scripts/uml.config | tree
-	$(call kconfig,$(KMAKE),$(UML_O),$(TREE),defconfig,$^)
+	$(call kconfig,$(KMAKE),$(UML_O),$(TREE),$(UML_BASE),$^)
 
 # The debug flavour: the same tree, its own output directory.
 $(UML_DBG_O)/.config: scripts/uml.config scripts/uml-debug.config | tree
-	$(call kconfig,$(KMAKE_DBG),$(UML_DBG_O),$(TREE),defconfig,$^)
+	$(call kconfig,$(KMAKE_DBG),$(UML_DBG_O),$(TREE),$(UML_BASE),$^)
 
 # x86_64 for QEMU: allnoconfig and what booting, 9p root, the selftests
 # and DAMON need (builds in minutes, where a defconfig took 21).
@@ -149,10 +155,11 @@ x86: tree $(X86_O)/.config
 	@echo "  BUILD   $(X86_IMG)"
 	@$(KMAKE_X86) -s bzImage
 
-kunit: tree
+# The KUnit suites run in the debug UML kernel (lockdep, KASAN, UBSAN,
+# list debugging), which builds them in: no kernel of their own.
+kunit: uml-debug
 	@mkdir -p $(RESULTS)
-	@scripts/run-kunit.sh $(TREE) $(KUNIT_O) $(CURDIR)/kunit/.kunitconfig \
-		$(JOBS) $(RESULTS)/kunit.counts $(KCC)
+	@scripts/run-kunit.sh $(TREE) $(UML_DBG_O) $(RESULTS)/kunit.counts
 
 # ---------------------------------------------------------------- tests
 
@@ -189,8 +196,12 @@ selftests-debug: uml-debug tools
 # suite.
 X86_SUITES ?= 00-smoke 50-monitoring 80-damos 90-damo
 
-selftests-x86: x86 tools
-	@$(MAKE) -s -C selftests
+selftests-x86: x86-ready
+	@$(MAKE) --no-print-directory selftests-x86-run
+
+# The suites alone, on what x86-ready built: make check runs this beside
+# the UML stages, which must not see the tree refreshed under them.
+selftests-x86-run:
 	@mkdir -p $(RESULTS)/x86
 	@ST_TIMEOUT=$${ST_TIMEOUT:-3600} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-600} \
 		scripts/run-selftests.sh $(X86_IMG) $(RESULTS)/$(ST_STAGE_x86) \
@@ -217,22 +228,47 @@ ifneq ($(HAVE_TOOLS),)
 endif
 
 # Each stage's wall time is printed before the totals (CI's budget is
-# 40 minutes on 2 cores).
+# 45 minutes on 2 cores, on a machine that may be brand new).  The x86_64
+# suites run beside the UML stages, in one QEMU machine at a time, from
+# the moment their kernel is built: the UML stages leave a core idle for
+# much of their time (kernel links, a machine waiting for aggregations),
+# and QEMU fills it.  Their output is printed when they are done.
+X86_BG_LOG := $(RESULTS)/x86-beside.log
+
 check: deps
-	@rm -f $(RESULTS)/*.counts $(RESULTS)/*/*.counts
-	@rc=0; times=; \
+	@rm -f $(RESULTS)/*.counts $(RESULTS)/*/*.counts $(X86_BG_LOG)*
+	@rc=0; times=; bg=; \
 	stage() { local t0=$$(date +%s) r=0; \
 		$(MAKE) --no-print-directory $$1 || r=1; \
 		times="$$times $$1 $$(( $$(date +%s) - t0 ))s,"; return $$r; }; \
+	if [ -n "$(filter x86,$(ST_RUNS))" ]; then \
+		stage x86-ready || rc=1; \
+		( t0=$$(date +%s); \
+		  ST_JOBS=$${ST_JOBS:-1} $(MAKE) --no-print-directory \
+			selftests-x86-run > $(X86_BG_LOG) 2>&1; \
+		  echo "$$? $$(( $$(date +%s) - t0 ))" > $(X86_BG_LOG).rc ) & \
+		bg=$$!; \
+		echo "  x86_64 suites started beside the others: $(X86_BG_LOG)"; \
+	fi; \
 	stage kunit || rc=1; \
-	for f in $(ST_RUNS); do stage selftests-$$f || rc=1; done; \
+	for f in $(filter-out x86,$(ST_RUNS)); do \
+		stage selftests-$$f || rc=1; done; \
 	stage tools-test || rc=1; \
+	if [ -n "$$bg" ]; then \
+		wait $$bg; cat $(X86_BG_LOG); read -r r t < $(X86_BG_LOG).rc; \
+		times="$$times selftests-x86 (beside) $${t}s,"; \
+		[ "$$r" = 0 ] || rc=1; \
+	fi; \
 	stage shell-test || rc=1; \
 	echo "stage times:$${times%,}"; \
 	scripts/totals.sh $(RESULTS) kunit \
 		$(foreach f,$(ST_RUNS),$(ST_STAGE_$(f))) \
 		$(if $(HAVE_TOOLS),tools) shell || rc=1; \
 	exit $$rc
+
+# The x86_64 kernel and what its suites run, built before they start.
+x86-ready: x86 tools
+	@$(MAKE) -s -C selftests
 
 demo: uml-normal tools
 	@$(MAKE) -s -C selftests
@@ -260,12 +296,53 @@ shell-test:
 	@mkdir -p $(RESULTS)
 	@scripts/shell-test.sh $(RESULTS)/shell.counts $(if $(filter 0,$(X86)),,x86)
 
+# ---------------------------------------------------------------- patches
+
+# make patches: our DAMON as a patch series against the pristine 6.12 tree
+# in build/patches (README, series, *.patch), for git am or patch -p1:
+# the UML fix, mm/damon, mm/damon/tests, include/linux/damon.h, kunit and
+# kselftest configuration, the tracepoints, the documentation.
+# scripts/make-patches.sh makes it from what prepare-tree.sh lays into the
+# build's tree, so it cannot differ from what we build and test.
+#
+# make patches-check: the series on a fresh extract with git am and with
+# patch -p1, the result compared with the build's tree, its documentation
+# parsed, and the UML kernel built from it with scripts/uml.config, as
+# uml-normal (scripts/patches-check.sh; counts in
+# $(RESULTS)/patches.counts).  The patched tree and its output directory
+# sit at the same relative place as build/linux and build/uml (../linux
+# from the output directory): ccache, which rewrites paths below
+# CCACHE_BASEDIR to relative ones, then finds the normal build's objects.
+PATCHES	:= $(BUILD)/patches
+PC	:= $(BUILD)/patches-check
+PC_TREE	:= $(PC)/linux
+PC_O	:= $(PC)/uml
+KMAKE_PC := $(MAKE) -C $(PC_TREE) O=$(PC_O) ARCH=um $(KCC) -j$(JOBS)
+
+.PHONY: patches patches-check patches-check-uml
+
+patches: deps
+	@scripts/make-patches.sh $(PATCHES) $(BUILD)/patches-work $(KSRC)
+
+patches-check: patches
+	@mkdir -p $(RESULTS)
+	@PC_BUILD="$(MAKE) --no-print-directory patches-check-uml" \
+		scripts/patches-check.sh $(PATCHES) $(PC) \
+		$(RESULTS)/patches.counts $(KSRC)
+
+# The UML kernel of the tree that patches-check patched.
+patches-check-uml:
+	$(call kconfig,$(KMAKE_PC),$(PC_O),$(PC_TREE),$(UML_BASE),scripts/uml.config)
+	@echo "  BUILD   $(PC_O)/linux"
+	@$(KMAKE_PC) -s linux
+
 # ---------------------------------------------------------------- cleaning
 
 clean:
-	rm -rf $(UML_O) $(UML_DBG_O) $(X86_O) $(KUNIT_O) $(RESULTS)
+	rm -rf $(UML_O) $(UML_DBG_O) $(X86_O) $(BUILD)/kunit $(RESULTS)
 	-$(MAKE) -s -C selftests clean
 	$(if $(HAVE_TOOLS),-$(MAKE) -s -C tools clean)
+	rm -rf $(PC) $(PC)-logs $(BUILD)/patches-work
 
 distclean:
 	rm -rf $(BUILD)
@@ -291,8 +368,8 @@ KMAKE_UP := $(MAKE) -C $(UP_TREE) O=$(UP_O) ARCH=um $(KCC) -j$(JOBS)
 upstream-tree: deps
 	@LINK_DAMON=0 scripts/prepare-tree.sh $(UP_TREE) $(KSRC)
 
-$(UP_O)/.config: bench/uml-upstream.config | upstream-tree
-	$(call kconfig,$(KMAKE_UP),$(UP_O),$(UP_TREE),defconfig,$^)
+$(UP_O)/.config: scripts/uml.config bench/uml-upstream.config | upstream-tree
+	$(call kconfig,$(KMAKE_UP),$(UP_O),$(UP_TREE),$(UML_BASE),$^,bench/uml-upstream.config)
 
 uml-upstream: upstream-tree $(UP_O)/.config
 	@echo "  BUILD   $(UP_UML)"

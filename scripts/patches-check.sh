@@ -1,0 +1,260 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check the patch series that scripts/make-patches.sh wrote.
+#
+#   patches-check.sh PATCHES DIR COUNTS [KSRC]
+#
+# In DIR, from a fresh extract of Debian's linux-source-6.12 (or a copy of
+# KSRC), made anew on every run:
+#
+#   1. git am: DIR/linux, committed as it was extracted (git directory
+#      DIR/git, outside the tree), takes PATCHES/*.patch with git am;
+#   2. patch -p1: a second copy takes them with patch -p1, and ends up
+#      the same as DIR/linux;
+#   3. same as the build: DIR/linux equals the tree that
+#      scripts/prepare-tree.sh makes for the build (DIR/ref, its links
+#      replaced by copies), except for what only the series changes
+#      (Documentation, MAINTAINERS, tools/testing);
+#   4. rst: the DAMON documentation pages of DIR/linux parse without
+#      warnings with docutils (skipped when python3-docutils is missing);
+#   5. build: $PC_BUILD builds the UML kernel from DIR/linux (the Makefile
+#      passes its patches-check-uml target: scripts/uml.config, as
+#      uml-normal, with ccache).
+#
+# Prints one TAP line per check and a last PASS or FAIL line, writes
+# "PASSED FAILED SKIPPED" to COUNTS, exits 0 only if nothing failed.
+set -u
+
+[ $# -ge 3 ] || { echo "usage: $0 PATCHES DIR COUNTS [KSRC]" >&2; exit 2; }
+patches=$(realpath -m "$1")
+dir=$(realpath -m "$2")
+counts=$3
+ksrc=${4:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=/usr/src/linux-source-6.12.tar.xz
+tree=$dir/linux
+# Each step's output, kept beside DIR (which the first step makes anew).
+logs=$dir-logs
+log=$logs/log
+rm -rf "$logs"
+mkdir -p "$logs"
+rm -f "$counts"
+
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=patches-check GIT_AUTHOR_EMAIL=patches-check@localhost
+export GIT_COMMITTER_NAME=patches-check GIT_COMMITTER_EMAIL=patches-check@localhost
+g() { git --git-dir="$dir/git" --work-tree="$tree" "$@"; }
+
+n=0 passed=0 failed=0 skipped=0
+ok() {
+	n=$((n + 1)) passed=$((passed + 1))
+	echo "ok $n $1"
+}
+not_ok() {	# WHAT [LOG]: the log's tail as TAP comments
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n $1"
+	[ -n "${2:-}" ] && [ -s "$2" ] && tail -n 20 "$2" | sed 's/^/# /'
+	return 0
+}
+skip() {
+	n=$((n + 1)) skipped=$((skipped + 1))
+	echo "ok $n $1 # skip $2"
+}
+finish() {
+	echo "1..$n"
+	echo "$passed $failed $skipped" > "$counts"
+	echo "patches: $passed passed, $failed failed, $skipped skipped"
+	if [ "$failed" -eq 0 ]; then
+		echo "patches-check: PASS"
+		exit 0
+	fi
+	echo "patches-check: FAIL"
+	exit 1
+}
+# step NAME COMMAND...: COMMAND's output into $log.NAME, its time to stdout.
+step() {
+	local name=$1 t0=$SECONDS rc
+	shift
+	"$@" > "$log.$name" 2>&1
+	rc=$?
+	echo "# $name: $((SECONDS - t0)) s"
+	return $rc
+}
+
+mapfile -t series < <(cat "$patches/series" 2>/dev/null)
+if [ ${#series[@]} -eq 0 ]; then
+	not_ok "a series in $patches (make patches)"
+	finish
+fi
+
+# ---------------------------------------------------------------- trees
+
+prepare() {
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if [ -n "$ksrc" ]; then
+		cp -al "$ksrc" "$tree" 2>/dev/null || cp -a "$ksrc" "$tree"
+		rm -f "$tree/.config"
+	else
+		mkdir -p "$tree"
+		tar -xJf "$tarball" -C "$tree" --strip-components=1
+	fi
+	# Hard-linked copies, made before anything changes the tree: git,
+	# patch and prepare-tree.sh replace files rather than write to them.
+	cp -al "$tree" "$dir/plain"
+	"$top/scripts/prepare-tree.sh" "$dir/ref" "$tree"
+	# The build's tree links into this repository: copies instead.
+	find "$dir/ref" -type l -lname "$top/*" -print0 |
+		while IFS= read -r -d '' l; do
+			cp --remove-destination "$(readlink "$l")" "$l"
+		done
+	rm -f "$dir/ref/.prepared" "$dir/ref/mm/damon/.ours"
+}
+if ! step extract prepare; then
+	not_ok "fresh trees from ${ksrc:-$tarball}" "$log.extract"
+	finish
+fi
+
+# ---------------------------------------------------------------- git am
+
+am() {
+	g init -q &&
+	g config gc.auto 0 &&
+	g config maintenance.auto false &&
+	(cd "$tree" && g -c core.looseCompression=1 add -A -f .) &&
+	g commit -q --no-verify -m base &&
+	g tag base &&
+	(cd "$tree" && g am --quiet "${series[@]/#/$patches/}") || {
+		g am --abort 2>/dev/null
+		return 1
+	}
+	g log --oneline base..HEAD
+}
+if step am am; then
+	ok "git am of ${#series[@]} patches"
+	am_ok=1
+else
+	not_ok "git am of ${#series[@]} patches" "$log.am"
+	am_ok=0
+fi
+
+# ---------------------------------------------------------------- patch -p1
+
+plain() {
+	local p
+	for p in "${series[@]}"; do
+		patch -s -p1 -N -d "$dir/plain" --no-backup-if-mismatch \
+			< "$patches/$p" || { echo "$p failed"; return 1; }
+	done
+	[ "$am_ok" = 1 ] || return 0
+	diff -rq --no-dereference "$tree" "$dir/plain"
+}
+if step plain plain; then
+	ok "patch -p1 of ${#series[@]} patches$([ "$am_ok" = 1 ] && echo ", the same tree as git am")"
+else
+	not_ok "patch -p1 of ${#series[@]} patches" "$log.plain"
+fi
+
+# ---------------------------------------------------------------- the build's tree
+
+# Differences from the build's tree are allowed only where the series
+# alone changes the tree.
+same_as_build() {
+	diff -rq --no-dereference "$tree" "$dir/ref" |
+		sed -e "s|^Files $tree/\([^ ]*\) and .*|\1|" \
+		    -e "s|^Only in $tree/\?\(.*\): \(.*\)|\1/\2|" \
+		    -e "s|^Only in $dir/ref/\?\(.*\): \(.*\)|\1/\2|" \
+		    -e 's|^/||' |
+		grep -Ev '^(Documentation/|MAINTAINERS$|tools/testing/)'
+	local rc=("${PIPESTATUS[@]}")
+	# diff found differences (or none), grep nothing but those allowed
+	[ "${rc[0]}" -le 1 ] && [ "${rc[2]}" = 1 ]
+}
+if [ "$am_ok" != 1 ]; then
+	skip "the same tree as the build's" "git am failed"
+elif step same same_as_build; then
+	ok "the same tree as the build's (scripts/prepare-tree.sh)"
+else
+	not_ok "the same tree as the build's (scripts/prepare-tree.sh)" "$log.same"
+fi
+
+# ---------------------------------------------------------------- rst
+
+# docutils alone knows neither Sphinx's roles and directives nor the
+# kernel's: those become no-ops, the rest of reStructuredText is checked.
+rst() {
+	python3 - "$@" <<-'EOF'
+	import sys
+	from docutils import nodes
+	from docutils.core import publish_doctree
+	from docutils.parsers.rst import Directive, directives, roles
+
+	def role(name, rawtext, text, lineno, inliner, options={}, content=[]):
+	    return [nodes.literal(rawtext, text)], []
+
+	class Ignored(Directive):
+	    has_content = True
+	    optional_arguments = 1
+	    final_argument_whitespace = True
+	    option_spec = {'maxdepth': directives.unchanged,
+	                   'export': directives.unchanged,
+	                   'internal': directives.unchanged,
+	                   'identifiers': directives.unchanged}
+
+	    def run(self):
+	        return []
+
+	for r in ('ref', 'doc'):
+	    roles.register_local_role(r, role)
+	for d in ('toctree', 'kernel-doc'):
+	    directives.register_directive(d, Ignored)
+	bad = 0
+	for f in sys.argv[1:]:
+	    try:
+	        with open(f, encoding='utf-8') as src:
+	            publish_doctree(src.read(), source_path=f,
+	                            settings_overrides={'halt_level': 2,
+	                                                'report_level': 2})
+	        print('%s: ok' % f)
+	    except Exception as e:  # a warning, halted on
+	        print('%s: %s' % (f, e))
+	        bad = 1
+	sys.exit(bad)
+	EOF
+}
+if [ "$am_ok" != 1 ]; then
+	skip "rst of the DAMON documentation" "git am failed"
+elif ! python3 -c 'import docutils' 2>/dev/null; then
+	skip "rst of the DAMON documentation" "no python3-docutils"
+else
+	mapfile -t pages < <(cd "$tree" && ls Documentation/admin-guide/mm/damon/*.rst \
+		Documentation/mm/damon/*.rst)
+	if (cd "$tree" && step rst rst "${pages[@]}"); then
+		ok "rst of the DAMON documentation (${#pages[@]} pages)"
+	else
+		not_ok "rst of the DAMON documentation" "$log.rst"
+	fi
+fi
+
+# ---------------------------------------------------------------- build
+
+stats() { ccache --print-stats 2>/dev/null | awk '
+	$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+	$1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'; }
+if [ "$am_ok" != 1 ]; then
+	skip "UML kernel of the patched tree" "git am failed"
+elif [ -z "${PC_BUILD:-}" ]; then
+	skip "UML kernel of the patched tree" "no PC_BUILD command"
+else
+	read -r h0 m0 < <(stats)
+	if step build bash -c "$PC_BUILD"; then
+		read -r h1 m1 < <(stats)
+		echo "# ccache: $((h1 - h0)) hits, $((m1 - m0)) misses (all of this machine's compilations meanwhile)"
+		ok "UML kernel of the patched tree (scripts/uml.config)"
+	else
+		not_ok "UML kernel of the patched tree (scripts/uml.config)" "$log.build"
+	fi
+fi
+
+finish
