@@ -236,6 +236,7 @@ endif
 X86_BG_LOG := $(RESULTS)/x86-beside.log
 
 check: deps
+	@mkdir -p $(RESULTS)
 	@rm -f $(RESULTS)/*.counts $(RESULTS)/*/*.counts $(X86_BG_LOG)*
 	@rc=0; times=; bg=; \
 	stage() { local t0=$$(date +%s) r=0; \

@@ -239,18 +239,23 @@ fi
 
 # ---------------------------------------------------------------- build
 
-stats() { ccache --print-stats 2>/dev/null | awk '
-	$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
-	$1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'; }
+# ccache counts this build's compilations in a log of its own: hits, and
+# the files it missed (the normal build's objects should serve all but
+# the few whose sources only the series changes).
+ccache_summary() {
+	[ -s "$1" ] || return 0
+	echo "# ccache: $(grep -Ec '^(direct|preprocessed)_cache_hit$' "$1") hits," \
+		"$(grep -c '^cache_miss$' "$1") misses"
+	awk '/^# / { file = $2 } /^cache_miss$/ { print "#   missed " file }' "$1" |
+		sort -u
+}
 if [ "$am_ok" != 1 ]; then
 	skip "UML kernel of the patched tree" "git am failed"
 elif [ -z "${PC_BUILD:-}" ]; then
 	skip "UML kernel of the patched tree" "no PC_BUILD command"
 else
-	read -r h0 m0 < <(stats)
-	if step build bash -c "$PC_BUILD"; then
-		read -r h1 m1 < <(stats)
-		echo "# ccache: $((h1 - h0)) hits, $((m1 - m0)) misses (all of this machine's compilations meanwhile)"
+	if CCACHE_STATSLOG=$logs/ccache-stats step build bash -c "$PC_BUILD"; then
+		ccache_summary "$logs/ccache-stats" | head -n 40
 		ok "UML kernel of the patched tree (scripts/uml.config)"
 	else
 		not_ok "UML kernel of the patched tree (scripts/uml.config)" "$log.build"
