@@ -199,8 +199,7 @@ X86_SUITES ?= 00-smoke 50-monitoring 80-damos 90-damo
 selftests-x86: x86-ready
 	@$(MAKE) --no-print-directory selftests-x86-run
 
-# The suites alone, on what x86-ready built: make check runs this beside
-# the UML stages, which must not see the tree refreshed under them.
+# The suites alone, on what x86-ready built.
 selftests-x86-run:
 	@mkdir -p $(RESULTS)/x86
 	@ST_TIMEOUT=$${ST_TIMEOUT:-3600} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-600} \
@@ -228,38 +227,20 @@ ifneq ($(HAVE_TOOLS),)
 endif
 
 # Each stage's wall time is printed before the totals (CI's budget is
-# 45 minutes on 2 cores, on a machine that may be brand new).  The x86_64
-# suites run beside the UML stages, in one QEMU machine at a time, from
-# the moment their kernel is built: the UML stages leave a core idle for
-# much of their time (kernel links, a machine waiting for aggregations),
-# and QEMU fills it.  Their output is printed when they are done.
-X86_BG_LOG := $(RESULTS)/x86-beside.log
-
+# 45 minutes on 2 cores, on a machine that may be brand new).  The stages
+# run one after another: the x86_64 suites were tried in the background
+# beside the UML ones, and the whole took longer (the UML suites already
+# keep both cores busy, two machines side by side).
 check: deps
 	@mkdir -p $(RESULTS)
-	@rm -f $(RESULTS)/*.counts $(RESULTS)/*/*.counts $(X86_BG_LOG)*
-	@rc=0; times=; bg=; \
+	@rm -f $(RESULTS)/*.counts $(RESULTS)/*/*.counts
+	@rc=0; times=; \
 	stage() { local t0=$$(date +%s) r=0; \
 		$(MAKE) --no-print-directory $$1 || r=1; \
 		times="$$times $$1 $$(( $$(date +%s) - t0 ))s,"; return $$r; }; \
-	if [ -n "$(filter x86,$(ST_RUNS))" ]; then \
-		stage x86-ready || rc=1; \
-		( t0=$$(date +%s); \
-		  ST_JOBS=$${ST_JOBS:-1} $(MAKE) --no-print-directory \
-			selftests-x86-run > $(X86_BG_LOG) 2>&1; \
-		  echo "$$? $$(( $$(date +%s) - t0 ))" > $(X86_BG_LOG).rc ) & \
-		bg=$$!; \
-		echo "  x86_64 suites started beside the others: $(X86_BG_LOG)"; \
-	fi; \
 	stage kunit || rc=1; \
-	for f in $(filter-out x86,$(ST_RUNS)); do \
-		stage selftests-$$f || rc=1; done; \
+	for f in $(ST_RUNS); do stage selftests-$$f || rc=1; done; \
 	stage tools-test || rc=1; \
-	if [ -n "$$bg" ]; then \
-		wait $$bg; cat $(X86_BG_LOG); read -r r t < $(X86_BG_LOG).rc; \
-		times="$$times selftests-x86 (beside) $${t}s,"; \
-		[ "$$r" = 0 ] || rc=1; \
-	fi; \
 	stage shell-test || rc=1; \
 	echo "stage times:$${times%,}"; \
 	scripts/totals.sh $(RESULTS) kunit \
@@ -322,7 +303,17 @@ KMAKE_PC := $(MAKE) -C $(PC_TREE) O=$(PC_O) ARCH=um $(KCC) -j$(JOBS)
 
 .PHONY: patches patches-check patches-check-uml
 
-patches: deps
+# Made again only when one of its sources changed (the directories, "/."
+# and not their bare names, which are also targets: files added or
+# removed).
+PATCHES_SRCS := kernel/. kunit/. $(wildcard kernel/* kernel/include/* \
+	kernel/include/trace/* kunit/* kunit/.kunitconfig) \
+	scripts/patches/. $(wildcard scripts/patches/*.patch) configfs-layout.md \
+	scripts/make-patches.sh scripts/series-docs.py scripts/md2rst.py \
+	scripts/prepare-tree.sh
+
+patches: $(PATCHES)/series
+$(PATCHES)/series: $(PATCHES_SRCS) | deps
 	@scripts/make-patches.sh $(PATCHES) $(BUILD)/patches-work $(KSRC)
 
 patches-check: patches

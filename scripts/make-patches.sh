@@ -94,9 +94,10 @@ wrap() {	# INDENT TEXT
 		print line }'
 }
 para() { wrap "" "$1"; }
-# commas WORD...: the words as "a, b, c".
-commas() { echo "$*" | sed 's/ \+/, /g'; }
 item() { wrap "  " "- $1: $2"; }
+
+# commas WORDS: the words as "a, b, c".
+commas() { echo "$*" | sed 's/ \+/, /g'; }
 
 # files STATUS PATH: the names (below PATH) of the staged files whose
 # status is STATUS (A, D, M), on one line.
@@ -218,6 +219,12 @@ gone_syms=$(comm -23 <(kconfig_syms "$old_kconfig" | tr ' ' '\n' | sort) \
 (cd "$tree" && g add -A -f -- mm/damon/tests)
 nr_cases=$(cat "$tree"/mm/damon/tests/*.c | grep -c 'KUNIT_CASE(')
 nr_suites=$(cat "$tree"/mm/damon/tests/*.c | grep -c 'struct kunit_suite .* = {')
+checkers=$(for c in PROVE_LOCKING:lockdep KASAN:KASAN UBSAN:UBSAN; do
+	if grep -q "^CONFIG_${c%%:*}=y" "$tree/mm/damon/tests/.kunitconfig"; then
+		echo "${c#*:}"
+	fi
+done | tr '\n' ' ' | sed 's/ $//; s/ \([^ ]*\)$/ and \1/; s/ \([^ ]*\) and/, \1 and/')
+[ -z "$checkers" ] || checkers=" with $checkers on"
 {
 	cat <<-EOF
 	mm/damon/tests: KUnit suites of the configfs DAMON
@@ -236,7 +243,7 @@ nr_suites=$(cat "$tree"/mm/damon/tests/*.c | grep -c 'struct kunit_suite .* = {'
 	item "upstream's files that are gone" "$(commas "$(files D mm/damon/tests)")."
 	cat <<-EOF
 
-	tests/.kunitconfig runs them with lockdep, KASAN and UBSAN on:
+	tests/.kunitconfig runs them$checkers:
 
 	  ./tools/testing/kunit/kunit.py run --kunitconfig mm/damon/tests
 	EOF
