@@ -12,6 +12,7 @@
 #include <cairo.h>
 #endif
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -722,6 +723,15 @@ static int mkproc(const char *root, const char *pid, const char *cmdline,
 	return 0;
 }
 
+static int rm_entry(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
 static int test_resolve(void)
 {
 	char root[] = "/tmp/damo-unit-proc.XXXXXX", *p;
@@ -752,6 +762,7 @@ static int test_resolve(void)
 	CHECK(resolve_unit(root, "db.service", &pid) == 0 && pid == 102);
 	CHECK(resolve_unit(root, "web.service", &pid) == -ESRCH);
 	CHECK(resolve_command("/nonexistent-proc", "x", &pid) == -ENOENT);
+	CHECK(!nftw(root, rm_entry, 8, FTW_DEPTH | FTW_PHYS));
 	return 0;
 }
 
