@@ -3,8 +3,8 @@
 # DAMON with a configfs interface: build, test and demo entry points.
 #
 #   make demo        build, boot UML, monitor a bundled workload, show it
-#   make check       kunit + selftests (UML and x86_64) + tools tests;
-#                    totals last
+#   make check       kunit + selftests (UML and x86_64) + patches-check
+#                    + tools tests + make shell's test; totals last
 #   make kunit       KUnit suites in the debug UML kernel (kunit.py exec)
 #   make uml         the bootable UML kernel with our DAMON built in
 #   make selftests   boot that kernel over hostfs and run selftests/*.bats
@@ -94,7 +94,7 @@ DEB_PKGS := linux-source-6.12 build-essential flex bison bc libelf-dev \
 
 .PHONY: all deps tree uml uml-normal uml-debug x86 kunit selftests \
 	selftests-normal selftests-debug selftests-x86 check-x86 tools \
-	tools-test check x86-ready selftests-x86-run demo shell shell-test clean distclean FORCE
+	tools-test check demo shell shell-test clean distclean FORCE
 
 all: uml tools
 
@@ -196,11 +196,8 @@ selftests-debug: uml-debug tools
 # suite.
 X86_SUITES ?= 00-smoke 50-monitoring 80-damos 90-damo
 
-selftests-x86: x86-ready
-	@$(MAKE) --no-print-directory selftests-x86-run
-
-# The suites alone, on what x86-ready built.
-selftests-x86-run:
+selftests-x86: x86 tools
+	@$(MAKE) -s -C selftests
 	@mkdir -p $(RESULTS)/x86
 	@ST_TIMEOUT=$${ST_TIMEOUT:-3600} ST_TEST_TIMEOUT=$${ST_TEST_TIMEOUT:-600} \
 		scripts/run-selftests.sh $(X86_IMG) $(RESULTS)/$(ST_STAGE_x86) \
@@ -240,17 +237,14 @@ check: deps
 		times="$$times $$1 $$(( $$(date +%s) - t0 ))s,"; return $$r; }; \
 	stage kunit || rc=1; \
 	for f in $(ST_RUNS); do stage selftests-$$f || rc=1; done; \
+	stage patches-check || rc=1; \
 	stage tools-test || rc=1; \
 	stage shell-test || rc=1; \
 	echo "stage times:$${times%,}"; \
 	scripts/totals.sh $(RESULTS) kunit \
-		$(foreach f,$(ST_RUNS),$(ST_STAGE_$(f))) \
+		$(foreach f,$(ST_RUNS),$(ST_STAGE_$(f))) patches \
 		$(if $(HAVE_TOOLS),tools) shell || rc=1; \
 	exit $$rc
-
-# The x86_64 kernel and what its suites run, built before they start.
-x86-ready: x86 tools
-	@$(MAKE) -s -C selftests
 
 demo: uml-normal tools
 	@$(MAKE) -s -C selftests
@@ -287,11 +281,11 @@ shell-test:
 # scripts/make-patches.sh makes it from what prepare-tree.sh lays into the
 # build's tree, so it cannot differ from what we build and test.
 #
-# make patches-check: the series on a fresh extract with git am and with
-# patch -p1, the result compared with the build's tree, its documentation
-# parsed, and the UML kernel built from it with scripts/uml.config, as
-# uml-normal (scripts/patches-check.sh; counts in
-# $(RESULTS)/patches.counts).  The patched tree and its output directory
+# make patches-check: the series on a fresh extract of the directories it
+# touches with git am and with patch -p1, the result compared with the
+# build's tree, its documentation parsed, and the UML kernel built from
+# the patched tree with scripts/uml.config, as uml-normal
+# (scripts/patches-check.sh; counts in $(RESULTS)/patches.counts).  The patched tree and its output directory
 # sit at the same relative place as build/linux and build/uml (../linux
 # from the output directory): ccache, which rewrites paths below
 # CCACHE_BASEDIR to relative ones, then finds the normal build's objects.
@@ -310,17 +304,17 @@ PATCHES_SRCS := kernel/. kunit/. $(wildcard kernel/* kernel/include/* \
 	kernel/include/trace/* kunit/* kunit/.kunitconfig) \
 	scripts/patches/. $(wildcard scripts/patches/*.patch) configfs-layout.md \
 	scripts/make-patches.sh scripts/series-docs.py scripts/md2rst.py \
-	scripts/prepare-tree.sh
+	scripts/prepare-tree.sh scripts/extract-tree.sh
 
 patches: $(PATCHES)/series
 $(PATCHES)/series: $(PATCHES_SRCS) | deps
 	@scripts/make-patches.sh $(PATCHES) $(BUILD)/patches-work $(KSRC)
 
-patches-check: patches
+patches-check: patches tree
 	@mkdir -p $(RESULTS)
 	@PC_BUILD="$(MAKE) --no-print-directory patches-check-uml" \
 		scripts/patches-check.sh $(PATCHES) $(PC) \
-		$(RESULTS)/patches.counts $(KSRC)
+		$(RESULTS)/patches.counts $(TREE) $(KSRC)
 
 # The UML kernel of the tree that patches-check patched.
 patches-check-uml:

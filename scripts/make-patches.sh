@@ -7,9 +7,10 @@
 #   make-patches.sh OUT WORK [KSRC]
 #
 # The series is made from exactly what the build uses: WORK/linux is a fresh
-# extract of Debian's linux-source-6.12 (or a copy of KSRC) in a temporary
-# git repository (WORK/git), committed as is; then each layer is applied and
-# committed, and git format-patch writes OUT/*.patch:
+# extract of what the series touches in Debian's linux-source-6.12 (or a
+# copy of it from KSRC) in a temporary git repository (WORK/git),
+# committed as is; then each layer is applied and committed, and git
+# format-patch writes OUT/*.patch:
 #
 #   1. each of scripts/patches/*.patch (the UML fixes), applied as
 #      prepare-tree.sh applies them, its header as the commit message;
@@ -37,7 +38,6 @@ out=$1
 work=$2
 ksrc=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
-tarball=/usr/src/linux-source-6.12.tar.xz
 tree=$work/linux
 
 die() { echo "make-patches: $*" >&2; exit 1; }
@@ -113,25 +113,26 @@ kconfig_syms() {
 
 # ---------------------------------------------------------------- the base
 
+# Only the paths the series touches, and what its scripts read: the top
+# Makefile (the version) and all of Documentation (series-docs.py checks
+# that no page points to a removed one).  A change that reaches beyond
+# them shows up as a file that no layer took, below.
+paths=(Makefile MAINTAINERS Documentation mm/damon include/linux/damon.h
+	include/trace/events/damon.h tools/testing/kunit/configs/all_tests.config
+	tools/testing/selftests/Makefile tools/testing/selftests/damon)
+for p in "$top"/scripts/patches/*.patch; do
+	paths+=($(sed -n 's|^+++ [^/]*/\([^[:space:]]*\).*|\1|p' "$p"))
+done
 rm -rf "$work"
 mkdir -p "$work"
-if [ -n "$ksrc" ]; then
-	[ -f "$ksrc/Makefile" ] || die "KSRC=$ksrc is not a kernel tree"
-	echo "  COPY    $ksrc"
-	cp -al "$ksrc" "$tree" 2>/dev/null || cp -a "$ksrc" "$tree"
-	rm -f "$tree/.config"
-else
-	[ -f "$tarball" ] || die "missing $tarball (apt-get install linux-source-6.12)"
-	echo "  EXTRACT $tarball"
-	mkdir -p "$tree"
-	tar -xJf "$tarball" -C "$tree" --strip-components=1
-fi
+echo "  EXTRACT ${ksrc:-linux-source-6.12} (${#paths[@]} paths)"
+"$top/scripts/extract-tree.sh" "$tree" "$ksrc" "${paths[@]}"
 base_version=$(awk '$2 == "=" && $1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL)$/ {
 	v = v (v == "" ? "" : ".") $3 } END { print v }' "$tree/Makefile")
 
 echo "  GIT     base $base_version"
 g init -q
-# No automatic gc: it would pack the ~86,000 objects in the background.
+# No automatic gc: it would pack the objects in the background.
 g config gc.auto 0
 g config maintenance.auto false
 # -f: Debian's .gitignore ignores every top-level path of its tarball.

@@ -3,37 +3,40 @@
 #
 # Check the patch series that scripts/make-patches.sh wrote.
 #
-#   patches-check.sh PATCHES DIR COUNTS [KSRC]
+#   patches-check.sh PATCHES DIR COUNTS TREE [KSRC]
 #
-# In DIR, from a fresh extract of Debian's linux-source-6.12 (or a copy of
-# KSRC), made anew on every run:
+# In DIR, made anew on every run, from a fresh extract of the directories
+# the series touches (the files directly in them) from Debian's
+# linux-source-6.12, or from KSRC: a patch changes nothing outside them.
 #
-#   1. git am: DIR/linux, committed as it was extracted (git directory
+#   1. git am: DIR/series, committed as it was extracted (git directory
 #      DIR/git, outside the tree), takes PATCHES/*.patch with git am;
 #   2. patch -p1: a second copy takes them with patch -p1, and ends up
-#      the same as DIR/linux;
-#   3. same as the build: DIR/linux equals the tree that
-#      scripts/prepare-tree.sh makes for the build (DIR/ref, its links
-#      replaced by copies), except for what only the series changes
-#      (Documentation, MAINTAINERS, tools/testing);
-#   4. rst: the DAMON documentation pages of DIR/linux parse without
+#      the same as DIR/series;
+#   3. same as the build: in each of those directories DIR/series has the
+#      files of TREE, the tree that scripts/prepare-tree.sh made for the
+#      build, with the same contents, except where the series alone
+#      changes the tree (Documentation, MAINTAINERS, tools/testing);
+#   4. rst: the DAMON documentation pages of DIR/series parse without
 #      warnings with docutils (skipped when python3-docutils is missing);
-#   5. build: $PC_BUILD builds the UML kernel from DIR/linux (the Makefile
-#      passes its patches-check-uml target: scripts/uml.config, as
-#      uml-normal, with ccache).
+#   5. build: DIR/linux, a hard-linked copy of TREE whose series
+#      directories hold DIR/series' files instead (so: the pristine tree
+#      with the series applied), builds the UML kernel with $PC_BUILD
+#      (the Makefile passes its patches-check-uml target:
+#      scripts/uml.config, as uml-normal, with ccache).
 #
 # Prints one TAP line per check and a last PASS or FAIL line, writes
 # "PASSED FAILED SKIPPED" to COUNTS, exits 0 only if nothing failed.
 set -u
 
-[ $# -ge 3 ] || { echo "usage: $0 PATCHES DIR COUNTS [KSRC]" >&2; exit 2; }
+[ $# -ge 4 ] || { echo "usage: $0 PATCHES DIR COUNTS TREE [KSRC]" >&2; exit 2; }
 patches=$(realpath -m "$1")
 dir=$(realpath -m "$2")
 counts=$3
-ksrc=${4:-}
+build_tree=$(realpath -m "$4")
+ksrc=${5:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
-tarball=/usr/src/linux-source-6.12.tar.xz
-tree=$dir/linux
+tree=$dir/series
 # Each step's output, kept beside DIR (which the first step makes anew).
 logs=$dir-logs
 log=$logs/log
@@ -90,29 +93,19 @@ fi
 
 # ---------------------------------------------------------------- trees
 
+# The directories the series touches ("." is the top), one per line.
+mapfile -t dirs < <(cd "$patches" && cat "${series[@]}" |
+	sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sed 's|[^/]*$||; s|/$||; s|^$|.|' |
+	sort -u)
+
 prepare() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	if [ -n "$ksrc" ]; then
-		cp -al "$ksrc" "$tree" 2>/dev/null || cp -a "$ksrc" "$tree"
-		rm -f "$tree/.config"
-	else
-		mkdir -p "$tree"
-		tar -xJf "$tarball" -C "$tree" --strip-components=1
-	fi
-	# Hard-linked copies, made before anything changes the tree: git,
-	# patch and prepare-tree.sh replace files rather than write to them.
-	cp -al "$tree" "$dir/plain"
-	"$top/scripts/prepare-tree.sh" "$dir/ref" "$tree"
-	# The build's tree links into this repository: copies instead.
-	find "$dir/ref" -type l -lname "$top/*" -print0 |
-		while IFS= read -r -d '' l; do
-			cp --remove-destination "$(readlink "$l")" "$l"
-		done
-	rm -f "$dir/ref/.prepared" "$dir/ref/mm/damon/.ours"
+	"$top/scripts/extract-tree.sh" "$tree" "$ksrc" --flat "${dirs[@]}" &&
+	cp -a "$tree" "$dir/plain"
 }
 if ! step extract prepare; then
-	not_ok "fresh trees from ${ksrc:-$tarball}" "$log.extract"
+	not_ok "a fresh extract of ${#dirs[@]} directories from ${ksrc:-linux-source-6.12}" "$log.extract"
 	finish
 fi
 
@@ -159,24 +152,39 @@ fi
 # ---------------------------------------------------------------- the build's tree
 
 # Differences from the build's tree are allowed only where the series
-# alone changes the tree.
+# alone changes the tree; prepare-tree.sh's own marks do not count.  diff
+# without -r compares the files directly in two directories (following
+# the build's links); what only one side has is a difference unless it is
+# a directory.
 same_as_build() {
-	diff -rq --no-dereference "$tree" "$dir/ref" |
-		sed -e "s|^Files $tree/\([^ ]*\) and .*|\1|" \
-		    -e "s|^Only in $tree/\?\(.*\): \(.*\)|\1/\2|" \
-		    -e "s|^Only in $dir/ref/\?\(.*\): \(.*\)|\1/\2|" \
-		    -e 's|^/||' |
-		grep -Ev '^(Documentation/|MAINTAINERS$|tools/testing/)'
-	local rc=("${PIPESTATUS[@]}")
-	# diff found differences (or none), grep nothing but those allowed
-	[ "${rc[0]}" -le 1 ] && [ "${rc[2]}" = 1 ]
+	local d line p n
+	for d in "${dirs[@]}"; do
+		mkdir -p "$dir/none"
+		diff -q "$tree/$d" "$build_tree/$d" 2>/dev/null ||
+		[ -d "$tree/$d" ] || diff -q "$dir/none" "$build_tree/$d"
+	done | while IFS= read -r line; do
+		case $line in
+		"Files "*)
+			p=${line#Files }
+			echo "${p%% and *}";;
+		"Only in "*)
+			p=${line#Only in }
+			n=${p#*: }
+			p=${p%%: *}
+			[ -d "$p/$n" ] || echo "$p/$n";;
+		esac
+	done | sed -e "s#^$tree/##" -e "s#^$build_tree/##" -e "s#^$dir/none/##" \
+		-e 's#^\./##' |
+		grep -Ev '^(\.prepared$|mm/damon/\.ours$|Documentation/|MAINTAINERS$|tools/testing/)'
+	# grep found nothing but those allowed
+	[ "${PIPESTATUS[3]}" = 1 ]
 }
 if [ "$am_ok" != 1 ]; then
 	skip "the same tree as the build's" "git am failed"
 elif step same same_as_build; then
-	ok "the same tree as the build's (scripts/prepare-tree.sh)"
+	ok "the same files as the build's tree in ${#dirs[@]} directories"
 else
-	not_ok "the same tree as the build's (scripts/prepare-tree.sh)" "$log.same"
+	not_ok "the same files as the build's tree in ${#dirs[@]} directories" "$log.same"
 fi
 
 # ---------------------------------------------------------------- rst
@@ -249,12 +257,34 @@ ccache_summary() {
 	awk '/^# / { file = $2 } /^cache_miss$/ { print "#   missed " file }' "$1" |
 		sort -u
 }
+# The whole patched tree without extracting it again: the build's tree
+# (pristine outside the series' directories, which check 3 compared) with
+# the series' directories as git am left them.
+full_tree() {
+	local d full=$dir/linux
+	cp -al "$build_tree" "$full" || return 1
+	rm -f "$full/.prepared"
+	for d in "${dirs[@]}"; do
+		if [ -d "$full/$d" ]; then
+			find "$full/$d" -maxdepth 1 ! -type d -delete || return 1
+		fi
+		if [ -d "$tree/$d" ]; then
+			mkdir -p "$full/$d" &&
+			(cd "$tree/$d" && find . -maxdepth 1 ! -type d -print0 |
+				xargs -0 -r cp -a -t "$full/$d") || return 1
+		else	# the series removed it
+			rmdir "$full/$d" 2>/dev/null
+		fi
+	done
+	return 0
+}
 if [ "$am_ok" != 1 ]; then
 	skip "UML kernel of the patched tree" "git am failed"
 elif [ -z "${PC_BUILD:-}" ]; then
 	skip "UML kernel of the patched tree" "no PC_BUILD command"
 else
-	if CCACHE_STATSLOG=$logs/ccache-stats step build bash -c "$PC_BUILD"; then
+	if step full full_tree &&
+	   CCACHE_STATSLOG=$logs/ccache-stats step build bash -c "$PC_BUILD"; then
 		ccache_summary "$logs/ccache-stats" | head -n 40
 		ok "UML kernel of the patched tree (scripts/uml.config)"
 	else

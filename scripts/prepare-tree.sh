@@ -18,23 +18,12 @@ set -euo pipefail
 tree=$1
 ksrc=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
-tarball=/usr/src/linux-source-6.12.tar.xz
 
 if [ ! -f "$tree/.prepared" ]; then
 	rm -rf "$tree" "$tree.tmp"
 	mkdir -p "$(dirname "$tree")"
-	if [ -n "$ksrc" ]; then
-		[ -f "$ksrc/Makefile" ] || { echo "KSRC=$ksrc is not a kernel tree" >&2; exit 1; }
-		echo "  COPY    $ksrc -> $tree"
-		cp -al "$ksrc" "$tree.tmp" 2>/dev/null || cp -a "$ksrc" "$tree.tmp"
-		# A tree configured in place would break O= builds.
-		rm -f "$tree.tmp/.config"
-	else
-		[ -f "$tarball" ] || { echo "missing $tarball (apt-get install linux-source-6.12)" >&2; exit 1; }
-		echo "  EXTRACT $tarball"
-		mkdir -p "$tree.tmp"
-		tar -xJf "$tarball" -C "$tree.tmp" --strip-components=1
-	fi
+	echo "  EXTRACT ${ksrc:-linux-source-6.12} -> $tree"
+	"$top/scripts/extract-tree.sh" "$tree.tmp" "$ksrc"
 	for p in "$top"/scripts/patches/*.patch; do
 		echo "  PATCH   $(basename "$p")"
 		# patch(1) writes a new file and renames it, so hard links to
