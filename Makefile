@@ -190,11 +190,11 @@ selftests-debug: uml-debug tools
 # all).  TCG runs bash about twice as slow as UML does (measured: all
 # suites 1177 s on two machines, against ~600 s in UML), so make check
 # runs there the suites that exercise what UML cannot: the smoke test,
-# monitoring (PMD Accessed bits of THPs, real faults), DAMOS (THP actions,
-# swap) and damo.  The interface suites test platform-independent code,
+# monitoring (PMD Accessed bits of THPs, real faults), physical memory
+# (two NUMA nodes: migration), DAMOS (THP actions, swap) and damo.  The interface suites test platform-independent code,
 # which the normal and debug UML kernels cover; make check-x86 runs every
 # suite.
-X86_SUITES ?= 00-smoke 50-monitoring 80-damos 90-damo
+X86_SUITES ?= 00-smoke 50-monitoring 55-paddr 80-damos 90-damo
 
 selftests-x86: x86 tools
 	@$(MAKE) -s -C selftests

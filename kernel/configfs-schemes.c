@@ -10,6 +10,9 @@
 
 #define pr_fmt(fmt) "damon-configfs: " fmt
 
+#include <linux/cgroup.h>
+#include <linux/memcontrol.h>
+#include <linux/nodemask.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -21,12 +24,6 @@
 static const char * const damos_cfs_wmark_metrics[NR_DAMOS_WMARK_METRICS] = {
 	[DAMOS_WMARK_NONE] = "none",
 	[DAMOS_WMARK_FREE_MEM_RATE] = "free_mem_rate",
-};
-
-static const char * const damos_cfs_filter_types[NR_DAMOS_FILTER_TYPES] = {
-	[DAMOS_FILTER_ANON] = "anon",
-	[DAMOS_FILTER_ADDR] = "addr",
-	[DAMOS_FILTER_TARGET] = "target",
 };
 
 /* The scheme of one of its default groups. */
@@ -51,7 +48,6 @@ DAMOS_CFS_GROUP_SCHEME(stats)
 
 /* the words of the word-valued attributes, by index */
 #define damos_cfs_wmark_metric_name(i)	damos_cfs_wmark_metrics[i]
-#define damos_cfs_filter_type_name(i)	damos_cfs_filter_types[i]
 
 /* ------------------------------------------------------------ access_pattern */
 
@@ -188,8 +184,8 @@ void damos_cfs_clear_stats(struct damos_cfs_scheme *cs)
 /* ------------------------------------------------------------ filters */
 
 DAMON_CFS_WORD_ATTR(damos_cfs_filter_, type, to_damos_cfs_filter,
-		    o->cctx->lock, type, damos_cfs_filter_type_name,
-		    NR_DAMOS_FILTER_TYPES, damon_cfs_any);
+		    o->cctx->lock, type, damos_filter_type_name,
+		    NR_DAMOS_FILTER_TYPES, damon_any_ops_can_filter);
 DAMON_CFS_NUM_ATTR(damos_cfs_filter_, addr_start, to_damos_cfs_filter,
 		   o->cctx->lock, addr_start, 0, ULONG_MAX);
 DAMON_CFS_NUM_ATTR(damos_cfs_filter_, addr_end, to_damos_cfs_filter,
@@ -257,8 +253,43 @@ static ssize_t damos_cfs_filter_target_store(struct config_item *i,
 	return count;
 }
 
+static ssize_t damos_cfs_filter_memcg_path_show(struct config_item *i,
+						char *page)
+{
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
+
+	guard(mutex)(&cf->cctx->lock);
+	return sysfs_emit(page, "%s\n", cf->memcg_path ?: "");
+}
+
+/* A cgroup v2 path from its root ("/a/b"), or nothing; looked up at on. */
+static ssize_t damos_cfs_filter_memcg_path_store(struct config_item *i,
+						 const char *page, size_t count)
+{
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
+	size_t len = count;
+	char *path = NULL;
+
+	if (strnlen(page, count) != count)
+		return -EINVAL;
+	if (len && page[len - 1] == '\n')
+		len--;
+	if (len && page[0] != '/')
+		return -EINVAL;
+	if (len) {
+		path = kmemdup_nul(page, len, GFP_KERNEL);
+		if (!path)
+			return -ENOMEM;
+	}
+	scoped_guard(mutex, &cf->cctx->lock)
+		swap(cf->memcg_path, path);
+	kfree(path);
+	return count;
+}
+
 DAMON_CFS_ATTR(damos_cfs_filter_, matching);
 DAMON_CFS_ATTR(damos_cfs_filter_, target);
+DAMON_CFS_ATTR(damos_cfs_filter_, memcg_path);
 
 static struct configfs_attribute *damos_cfs_filter_attrs[] = {
 	&damos_cfs_filter_attr_type,
@@ -266,12 +297,16 @@ static struct configfs_attribute *damos_cfs_filter_attrs[] = {
 	&damos_cfs_filter_attr_addr_start,
 	&damos_cfs_filter_attr_addr_end,
 	&damos_cfs_filter_attr_target,
+	&damos_cfs_filter_attr_memcg_path,
 	NULL,
 };
 
 static void damos_cfs_filter_release(struct config_item *i)
 {
-	kfree(to_damos_cfs_filter(i));
+	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
+
+	kfree(cf->memcg_path);
+	kfree(cf);
 }
 
 static const struct config_item_type damos_cfs_filter_type =
@@ -306,9 +341,37 @@ DAMON_CFS_WORD_ATTR(damos_cfs_scheme_, action, to_damos_cfs_scheme,
 DAMON_CFS_NUM_ATTR(damos_cfs_scheme_, apply_interval_us, to_damos_cfs_scheme,
 		   o->cctx->lock, apply_interval_us, 0, ULONG_MAX);
 
+static ssize_t damos_cfs_scheme_target_nid_show(struct config_item *i,
+						char *page)
+{
+	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
+
+	guard(mutex)(&cs->cctx->lock);
+	return sysfs_emit(page, "%d\n", cs->target_nid);
+}
+
+/* -1 (no node) or a node number; whether it has memory is checked at on */
+static ssize_t damos_cfs_scheme_target_nid_store(struct config_item *i,
+						 const char *page, size_t count)
+{
+	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
+	int nid, err = kstrtoint(page, 10, &nid);
+
+	if (err)
+		return err;
+	if (nid < NUMA_NO_NODE || nid >= MAX_NUMNODES)
+		return -ERANGE;
+	scoped_guard(mutex, &cs->cctx->lock)
+		cs->target_nid = nid;
+	return count;
+}
+
+DAMON_CFS_ATTR(damos_cfs_scheme_, target_nid);
+
 static struct configfs_attribute *damos_cfs_scheme_attrs[] = {
 	&damos_cfs_scheme_attr_action,
 	&damos_cfs_scheme_attr_apply_interval_us,
+	&damos_cfs_scheme_attr_target_nid,
 	NULL,
 };
 
@@ -342,6 +405,7 @@ static struct config_group *damos_cfs_scheme_make(struct config_group *group,
 	cs->cctx = cctx;
 	spin_lock_init(&cs->stat_lock);
 	cs->action = DAMOS_STAT;
+	cs->target_nid = NUMA_NO_NODE;
 	damos_default_params(&cs->pattern, &cs->quota, &cs->wmarks);
 
 	config_group_init_type_name(&cs->group, name, &damos_cfs_scheme_type);
@@ -364,9 +428,39 @@ const struct config_item_type damos_cfs_schemes_type =
 
 /* ------------------------------------------------------------ plans */
 
+#ifdef CONFIG_MEMCG
+/*
+ * The memory cgroup of the cgroup v2 directory @path, with a reference, or
+ * NULL if there is none or the memory controller is not enabled for it
+ * (its memory would be charged to an ancestor).
+ */
+static struct mem_cgroup *damos_cfs_memcg_get(const char *path)
+{
+	struct cgroup_subsys_state *css;
+	struct cgroup *cgrp;
+
+	cgrp = cgroup_get_from_path(path);
+	if (IS_ERR(cgrp))
+		return NULL;
+	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
+	if (css && css->cgroup != cgrp) {
+		css_put(css);
+		css = NULL;
+	}
+	cgroup_put(cgrp);
+	return css ? mem_cgroup_from_css(css) : NULL;
+}
+#else
+static struct mem_cgroup *damos_cfs_memcg_get(const char *path)
+{
+	return NULL;
+}
+#endif
+
 static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 				  struct damos_cfs_scheme *cs,
 				  struct damos_cfs_filter *cf, struct damos *s,
+				  enum damon_ops_id ops_id,
 				  const char * const *target_names,
 				  unsigned int nr_targets)
 {
@@ -374,6 +468,12 @@ static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 	struct damos_filter *f;
 	unsigned int i;
 
+	if (!damon_registered_ops_can_filter(ops_id, cf->type))
+		return damon_cfs_refuse(cctx, -EINVAL,
+					"scheme %s: filter %s: %s cannot filter by %s\n",
+					where, config_item_name(&cf->item),
+					damon_ops_name(ops_id),
+					damos_filter_type_name(cf->type));
 	f = damos_filter_alloc(cf->type, cf->matching);
 	if (!f)
 		return -ENOMEM;
@@ -397,6 +497,17 @@ static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 						where, config_item_name(&cf->item),
 						cf->target);
 		f->target_idx = i;
+		break;
+	case DAMOS_FILTER_MEMCG:
+		f->memcg = cf->memcg_path ?
+			   damos_cfs_memcg_get(cf->memcg_path) : NULL;
+		if (!f->memcg)
+			return damon_cfs_refuse(cctx, -EINVAL,
+						"scheme %s: filter %s: no memory cgroup at '%s'\n",
+						where, config_item_name(&cf->item),
+						cf->memcg_path ?: "");
+		break;
+	default:
 		break;
 	}
 	return 0;
@@ -427,6 +538,7 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 		return ERR_PTR(-ENOMEM);
 	s->priv = cs;
 	s->action = cs->action;
+	s->target_nid = cs->target_nid;
 	s->apply_interval_us = cs->apply_interval_us;
 	s->pattern = cs->pattern;
 	s->quota = cs->quota;
@@ -435,9 +547,17 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 	list_for_each_entry(item, &cs->filters_group.cg_children, ci_entry) {
 		err = damos_cfs_build_filter(cctx, cs,
 					     to_damos_cfs_filter(item), s,
-					     target_names, nr_targets);
+					     ops_id, target_names, nr_targets);
 		if (err)
 			goto fail;
+	}
+	if ((s->action == DAMOS_MIGRATE_HOT ||
+	     s->action == DAMOS_MIGRATE_COLD) &&
+	    !damos_target_nid_valid(s->target_nid)) {
+		err = damon_cfs_refuse(cctx, -EINVAL,
+				       "scheme %s: target_nid %d is not a node with memory\n",
+				       name, s->target_nid);
+		goto fail;
 	}
 	err = damos_validate(s);
 	if (err) {

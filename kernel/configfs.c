@@ -420,7 +420,7 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 					    char *page)
 {
 	ssize_t len = 0;
-	int id, act;
+	int id, i;
 
 	for (id = 0; id < NR_DAMON_OPS; id++)
 		if (damon_ops_registered(id))
@@ -434,13 +434,23 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 					     damos_action_name(id));
 	/* and per operations set: OPS:action:WORD */
 	for (id = 0; id < NR_DAMON_OPS; id++)
-		for (act = 0; act < NR_DAMOS_ACTIONS; act++)
-			if (damon_registered_ops_can_apply(id, act))
+		for (i = 0; i < NR_DAMOS_ACTIONS; i++)
+			if (damon_registered_ops_can_apply(id, i))
 				len += sysfs_emit_at(page, len, " %s:action:%s",
 						     damon_ops_name(id),
-						     damos_action_name(act));
-	len += sysfs_emit_at(page, len,
-			     " filter:anon filter:addr filter:target wmark:free_mem_rate\n");
+						     damos_action_name(i));
+	for (id = 0; id < NR_DAMOS_FILTER_TYPES; id++)
+		if (damon_any_ops_can_filter(id))
+			len += sysfs_emit_at(page, len, " filter:%s",
+					     damos_filter_type_name(id));
+	/* and per operations set: OPS:filter:WORD */
+	for (id = 0; id < NR_DAMON_OPS; id++)
+		for (i = 0; i < NR_DAMOS_FILTER_TYPES; i++)
+			if (damon_registered_ops_can_filter(id, i))
+				len += sysfs_emit_at(page, len, " %s:filter:%s",
+						     damon_ops_name(id),
+						     damos_filter_type_name(i));
+	len += sysfs_emit_at(page, len, " wmark:free_mem_rate\n");
 	return len;
 }
 

@@ -115,6 +115,7 @@ struct damos_cfs_scheme {
 	 * (the bookkeeping fields of @quota and @wmarks keep the defaults)
 	 */
 	enum damos_action action;
+	int target_nid;
 	unsigned long apply_interval_us;
 	struct damos_access_pattern pattern;
 	struct damos_quota quota;
@@ -135,6 +136,7 @@ struct damos_cfs_filter {
 	bool matching;
 	unsigned long addr_start, addr_end;
 	char target[NAME_MAX + 1];
+	char *memcg_path;	/* NULL: none */
 	bool pinned;
 };
 

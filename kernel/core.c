@@ -380,6 +380,44 @@ bool damon_any_ops_can_apply(enum damos_action action)
 }
 
 /*
+ * Whether operations @ops honour filters of @type: the core's own types
+ * (addr, target) always, the others where ->filters has their bit.
+ */
+bool damon_ops_can_filter(const struct damon_operations *ops,
+			  enum damos_filter_type type)
+{
+	if (type >= NR_DAMOS_FILTER_TYPES)
+		return false;
+	if (type == DAMOS_FILTER_ADDR || type == DAMOS_FILTER_TARGET)
+		return true;
+	return ops->apply_scheme && (ops->filters & BIT(type));
+}
+
+bool damon_registered_ops_can_filter(enum damon_ops_id id,
+				     enum damos_filter_type type)
+{
+	bool can;
+
+	if (id >= NR_DAMON_OPS)
+		return false;
+	mutex_lock(&damon_ops_lock);
+	can = damon_ops_table[id].init &&
+	      damon_ops_can_filter(&damon_ops_table[id], type);
+	mutex_unlock(&damon_ops_lock);
+	return can;
+}
+
+bool damon_any_ops_can_filter(enum damos_filter_type type)
+{
+	int id;
+
+	for (id = 0; id < NR_DAMON_OPS; id++)
+		if (damon_registered_ops_can_filter(id, type))
+			return true;
+	return false;
+}
+
+/*
  * Whether @pid's process still has an address space to monitor.  A zombie
  * keeps its task but has no mm any more: to a monitor it has exited.
  */

@@ -19,13 +19,17 @@
  *
  * Actions work through the LRU lists: pageout isolates the region's folios
  * and hands them to reclaim_pages(), lru_prio and lru_deprio (de)activate
- * them.  Nothing here walks page tables by hand.
+ * them, migrate_hot and migrate_cold isolate them for migrate_pages().
+ * Filters by anon, memcg and young are decided per folio.  Nothing here
+ * walks page tables by hand.
  */
 
 #define pr_fmt(fmt) "damon-pa: " fmt
 
 #include <linux/ioport.h>
+#include <linux/memcontrol.h>
 #include <linux/memory_hotplug.h>
+#include <linux/migrate.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
 #include <linux/nodemask.h>
@@ -516,20 +520,55 @@ static int damon_pa_init(struct damon_ctx *ctx)
 
 /* ------------------------------------------------------- actions */
 
-/* Whether the anon filters of @s keep @folio out. */
+/*
+ * Whether @folio is accessed since it was last checked, by sampling or by
+ * an earlier young filter; the check starts a new period, as sampling's
+ * preparation does.
+ */
+static bool damon_pa_folio_young(struct folio *folio)
+{
+	if (!damon_pa_folio_access(folio, false))
+		return false;
+	damon_pa_folio_access(folio, true);
+	return true;
+}
+
+/* Whether @folio is of the type of ops-level filter @f. */
+static bool damon_pa_filter_match(struct damos_filter *f, struct folio *folio)
+{
+	bool match;
+
+	switch (f->type) {
+	case DAMOS_FILTER_ANON:
+		return folio_test_anon(folio);
+	case DAMOS_FILTER_MEMCG:
+		rcu_read_lock();
+		match = f->memcg && folio_memcg_check(folio) == f->memcg;
+		rcu_read_unlock();
+		return match;
+	case DAMOS_FILTER_YOUNG:
+		return damon_pa_folio_young(folio);
+	default:	/* the core's, already applied to the region */
+		return false;
+	}
+}
+
+/* Whether the ops-level filters of @s keep @folio out. */
 static bool damon_pa_filtered(struct damos *s, struct folio *folio)
 {
 	struct damos_filter *f;
 
 	damos_for_each_filter(f, s)
-		if (f->type == DAMOS_FILTER_ANON &&
-		    folio_test_anon(folio) == f->matching)
+		if ((f->type == DAMOS_FILTER_ANON ||
+		     f->type == DAMOS_FILTER_MEMCG ||
+		     f->type == DAMOS_FILTER_YOUNG) &&
+		    damon_pa_filter_match(f, folio) == f->matching)
 			return true;
 	return false;
 }
 
-/* Folios isolated before they go to reclaim in one batch. */
-#define DAMON_PA_RECLAIM_BATCH	512
+/* Folios isolated before they go to reclaim or migration in one batch. */
+#define DAMON_PA_ISOLATE_BATCH	512
 
 /*
  * Reclaim the LRU folios of [@start, @end), whoever maps them: isolate
@@ -556,7 +595,7 @@ static unsigned long damon_pa_pageout(unsigned long start, unsigned long end,
 			nr_isolated++;
 		}
 		folio_put(folio);
-		if (nr_isolated >= DAMON_PA_RECLAIM_BATCH) {
+		if (nr_isolated >= DAMON_PA_ISOLATE_BATCH) {
 			reclaimed += reclaim_pages(&folios);
 			nr_isolated = 0;
 		}
@@ -602,6 +641,75 @@ static unsigned long damon_pa_lru_move(unsigned long start, unsigned long end,
 	return applied;
 }
 
+/*
+ * Migrate the isolated folios of @folios to node @nid, allocating there
+ * only and without reclaim (a full node fails quickly); put back what did
+ * not move.  Returns the bytes moved.
+ */
+static unsigned long damon_pa_migrate_list(struct list_head *folios, int nid)
+{
+	struct migration_target_control mtc = {
+		.nid = nid,
+		.gfp_mask = (GFP_HIGHUSER_MOVABLE & ~__GFP_RECLAIM) |
+			    __GFP_THISNODE | __GFP_NOWARN | __GFP_NOMEMALLOC,
+	};
+	unsigned int nr_succeeded = 0;
+	struct folio *folio, *next;
+
+	if (list_empty(folios))
+		return 0;
+	migrate_pages(folios, alloc_migration_target, NULL,
+		      (unsigned long)&mtc, MIGRATE_ASYNC, MR_DAMON,
+		      &nr_succeeded);
+	list_for_each_entry_safe(folio, next, folios, lru) {
+		list_del(&folio->lru);
+		node_stat_sub_folio(folio, NR_ISOLATED_ANON +
+				    folio_is_file_lru(folio));
+		folio_putback_lru(folio);
+	}
+	return (unsigned long)nr_succeeded * PAGE_SIZE;
+}
+
+/*
+ * Move the LRU folios of [@start, @end) that are not on node
+ * @s->target_nid there.  Returns the bytes moved.
+ */
+static unsigned long damon_pa_migrate(unsigned long start, unsigned long end,
+				      struct damos *s)
+{
+	unsigned long addr = start, moved = 0;
+	unsigned int nr_isolated = 0;
+	int nid = s->target_nid;
+	struct folio *folio;
+	LIST_HEAD(folios);
+
+	/* checked at on/commit; the node may have lost its memory since */
+	if (!damos_target_nid_valid(nid))
+		return 0;
+	while (addr < end) {
+		folio = damon_pa_get_folio(PHYS_PFN(addr));
+		if (!folio) {
+			addr += PAGE_SIZE;
+			continue;
+		}
+		addr = damon_pa_folio_end(folio);
+		if (folio_nid(folio) != nid && !damon_pa_filtered(s, folio) &&
+		    folio_isolate_lru(folio)) {
+			node_stat_add_folio(folio, NR_ISOLATED_ANON +
+					    folio_is_file_lru(folio));
+			list_add(&folio->lru, &folios);
+			nr_isolated++;
+		}
+		folio_put(folio);
+		if (nr_isolated >= DAMON_PA_ISOLATE_BATCH) {
+			moved += damon_pa_migrate_list(&folios, nid);
+			nr_isolated = 0;
+		}
+		cond_resched();
+	}
+	return moved + damon_pa_migrate_list(&folios, nid);
+}
+
 static unsigned long damon_pa_apply_action(struct damon_ctx *ctx,
 					   struct damon_target *t,
 					   unsigned long start,
@@ -614,6 +722,9 @@ static unsigned long damon_pa_apply_action(struct damon_ctx *ctx,
 		return damon_pa_lru_move(start, end, s, true);
 	case DAMOS_LRU_DEPRIO:
 		return damon_pa_lru_move(start, end, s, false);
+	case DAMOS_MIGRATE_HOT:
+	case DAMOS_MIGRATE_COLD:
+		return damon_pa_migrate(start, end, s);
 	default:
 		return 0;
 	}
@@ -630,7 +741,11 @@ static int __init damon_pa_register(void)
 		.target_alive = damon_pa_target_alive,
 		.apply_scheme = damon_pa_apply_action,
 		.actions = BIT(DAMOS_PAGEOUT) | BIT(DAMOS_LRU_PRIO) |
-			   BIT(DAMOS_LRU_DEPRIO),
+			   BIT(DAMOS_LRU_DEPRIO) |
+			   (IS_ENABLED(CONFIG_MIGRATION) ?
+			    BIT(DAMOS_MIGRATE_HOT) | BIT(DAMOS_MIGRATE_COLD) : 0),
+		.filters = BIT(DAMOS_FILTER_ANON) | BIT(DAMOS_FILTER_YOUNG) |
+			   (IS_ENABLED(CONFIG_MEMCG) ? BIT(DAMOS_FILTER_MEMCG) : 0),
 	};
 
 	return damon_register_ops(&ops);

@@ -22,7 +22,9 @@
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/nodemask.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -42,6 +44,16 @@ static const char * const damos_action_names[NR_DAMOS_ACTIONS] = {
 	[DAMOS_STAT] = "stat",
 	[DAMOS_LRU_PRIO] = "lru_prio",
 	[DAMOS_LRU_DEPRIO] = "lru_deprio",
+	[DAMOS_MIGRATE_HOT] = "migrate_hot",
+	[DAMOS_MIGRATE_COLD] = "migrate_cold",
+};
+
+static const char * const damos_filter_type_names[NR_DAMOS_FILTER_TYPES] = {
+	[DAMOS_FILTER_ANON] = "anon",
+	[DAMOS_FILTER_ADDR] = "addr",
+	[DAMOS_FILTER_TARGET] = "target",
+	[DAMOS_FILTER_MEMCG] = "memcg",
+	[DAMOS_FILTER_YOUNG] = "young",
 };
 
 const char *damos_action_name(enum damos_action action)
@@ -57,6 +69,18 @@ int damos_action_of(const char *name, enum damos_action *action)
 		return -EINVAL;
 	*action = i;
 	return 0;
+}
+
+const char *damos_filter_type_name(enum damos_filter_type type)
+{
+	return type < NR_DAMOS_FILTER_TYPES ? damos_filter_type_names[type] :
+					      NULL;
+}
+
+/* Whether the migrate actions can move memory to node @nid now. */
+bool damos_target_nid_valid(int nid)
+{
+	return nid >= 0 && nid < MAX_NUMNODES && node_state(nid, N_MEMORY);
 }
 
 /* ------------------------------------------------------------ objects */
@@ -94,6 +118,7 @@ struct damos *damos_scheme_alloc(void)
 	if (!s)
 		return NULL;
 	s->action = DAMOS_STAT;
+	s->target_nid = NUMA_NO_NODE;
 	damos_default_params(&s->pattern, &s->quota, &s->wmarks);
 	INIT_LIST_HEAD(&s->filters);
 	INIT_LIST_HEAD(&s->list);
@@ -137,6 +162,7 @@ void damos_filter_append(struct damos *s, struct damos_filter *f)
 void damos_filter_free(struct damos_filter *f)
 {
 	list_del(&f->list);
+	mem_cgroup_put(f->memcg);
 	kfree(f);
 }
 
@@ -165,7 +191,13 @@ int damos_validate(const struct damos *s)
 		if (f->type == DAMOS_FILTER_ADDR &&
 		    f->addr_range.start >= f->addr_range.end)
 			return -EINVAL;
+		if (f->type == DAMOS_FILTER_MEMCG && !f->memcg)
+			return -EINVAL;
 	}
+	if ((s->action == DAMOS_MIGRATE_HOT ||
+	     s->action == DAMOS_MIGRATE_COLD) &&
+	    !damos_target_nid_valid(s->target_nid))
+		return -EINVAL;
 	return 0;
 }
 
@@ -294,7 +326,7 @@ unsigned long damos_quota_effective_sz(const struct damos_quota *q)
 static bool damos_wants_cold(enum damos_action action)
 {
 	return action == DAMOS_PAGEOUT || action == DAMOS_COLD ||
-	       action == DAMOS_LRU_DEPRIO;
+	       action == DAMOS_LRU_DEPRIO || action == DAMOS_MIGRATE_COLD;
 }
 
 /*
@@ -305,7 +337,8 @@ static bool damos_wants_cold(enum damos_action action)
  *  - frequency: nr_accesses per possible sample.
  *  - age: 50 for a new region; an old accessed region is hotter (up to
  *    100), an old idle one colder (down to 0), on a log2 scale of seconds.
- * For actions that want cold memory (pageout, cold, lru_deprio), frequency
+ * For actions that want cold memory (pageout, cold, lru_deprio,
+ * migrate_cold), frequency
  * and age are turned around, so the coldest regions score highest.
  */
 unsigned int damos_score(const struct damon_ctx *ctx,
@@ -564,6 +597,7 @@ void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
 
 	dst->pattern = src->pattern;
 	dst->action = src->action;
+	dst->target_nid = src->target_nid;
 	if (dst->apply_interval_us != src->apply_interval_us)
 		dst->next_apply_sample =
 			damon_resched(ctx->passed_samples,

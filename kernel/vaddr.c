@@ -625,6 +625,7 @@ static int __init damon_va_register(void)
 		.actions = BIT(DAMOS_WILLNEED) | BIT(DAMOS_COLD) |
 			   BIT(DAMOS_PAGEOUT) | BIT(DAMOS_HUGEPAGE) |
 			   BIT(DAMOS_NOHUGEPAGE),
+		.filters = BIT(DAMOS_FILTER_ANON),
 	};
 	int err;
 

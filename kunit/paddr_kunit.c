@@ -192,7 +192,10 @@ static void damon_test_pa_regions_none(struct kunit *test)
 	damon_target_free(t);
 }
 
-/* paddr takes the LRU actions and pageout; vaddr the madvise ones. */
+/*
+ * paddr takes the LRU actions, pageout, and the migrate ones where the
+ * kernel migrates; vaddr the madvise ones.
+ */
 static void damon_test_pa_actions(struct kunit *test)
 {
 	static const struct {
@@ -203,6 +206,8 @@ static void damon_test_pa_actions(struct kunit *test)
 		{ DAMOS_PAGEOUT, true, true },
 		{ DAMOS_LRU_PRIO, true, false },
 		{ DAMOS_LRU_DEPRIO, true, false },
+		{ DAMOS_MIGRATE_HOT, IS_ENABLED(CONFIG_MIGRATION), false },
+		{ DAMOS_MIGRATE_COLD, IS_ENABLED(CONFIG_MIGRATION), false },
 		{ DAMOS_WILLNEED, false, true },
 		{ DAMOS_COLD, false, true },
 		{ DAMOS_HUGEPAGE, false,
@@ -237,6 +242,41 @@ static void damon_test_pa_actions(struct kunit *test)
 								NR_DAMOS_ACTIONS));
 }
 
+/*
+ * paddr decides anon, memcg (with the memory controller) and young per
+ * folio; vaddr anon per mapping; both leave addr and target to the core.
+ */
+static void damon_test_pa_filters(struct kunit *test)
+{
+	static const struct {
+		enum damos_filter_type type;
+		bool paddr, vaddr;
+	} cases[] = {
+		{ DAMOS_FILTER_ANON, true, true },
+		{ DAMOS_FILTER_ADDR, true, true },
+		{ DAMOS_FILTER_TARGET, true, true },
+		{ DAMOS_FILTER_MEMCG, IS_ENABLED(CONFIG_MEMCG), false },
+		{ DAMOS_FILTER_YOUNG, true, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_EXPECT_EQ_MSG(test,
+				    damon_registered_ops_can_filter(DAMON_OPS_PADDR,
+								    cases[i].type),
+				    cases[i].paddr, "paddr %s",
+				    damos_filter_type_name(cases[i].type));
+		if (!IS_ENABLED(CONFIG_DAMON_VADDR))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    damon_registered_ops_can_filter(DAMON_OPS_VADDR,
+								    cases[i].type),
+				    cases[i].vaddr, "vaddr %s",
+				    damos_filter_type_name(cases[i].type));
+	}
+	KUNIT_EXPECT_TRUE(test, damon_any_ops_can_filter(DAMOS_FILTER_YOUNG));
+}
+
 static struct kunit_case damon_paddr_cases[] = {
 	KUNIT_CASE(damon_test_pa_ram_add),
 	KUNIT_CASE(damon_test_pa_regions_skip_holes),
@@ -246,6 +286,7 @@ static struct kunit_case damon_paddr_cases[] = {
 	KUNIT_CASE(damon_test_pa_regions_cap),
 	KUNIT_CASE(damon_test_pa_regions_none),
 	KUNIT_CASE(damon_test_pa_actions),
+	KUNIT_CASE(damon_test_pa_filters),
 	{}
 };
 

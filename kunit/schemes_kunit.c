@@ -148,6 +148,10 @@ static const struct score_case rank_cases[] = {
 	{ "lru_deprio: the coldest first, as pageout", DAMOS_LRU_DEPRIO,
 	  { 0, 1, 1 }, COLD_FIRST, .like_pageout = true },
 	{ "lru_prio: the hottest first", DAMOS_LRU_PRIO, { 0, 1, 1 }, HOT_FIRST },
+	{ "migrate_cold: the coldest first, as pageout", DAMOS_MIGRATE_COLD,
+	  { 0, 1, 1 }, COLD_FIRST, .like_pageout = true },
+	{ "migrate_hot: the hottest first", DAMOS_MIGRATE_HOT, { 0, 1, 1 },
+	  HOT_FIRST },
 	{ "default weights: coldness decides", DAMOS_PAGEOUT, { 0, 1, 1 },
 	  { SMALL_IDLE, BIG_HOT } },
 	{ "size alone, pageout: larger first", DAMOS_PAGEOUT, { 1, 0, 0 },
@@ -260,7 +264,7 @@ static void damos_test_score_value(struct kunit *test)
  */
 enum knob_id {
 	K_NONE,			/* the end of a list */
-	K_ACTION, K_APPLY_US,
+	K_ACTION, K_APPLY_US, K_TARGET_NID,
 	K_MIN_SZ, K_MAX_SZ, K_MIN_NR, K_MAX_NR, K_MIN_AGE, K_MAX_AGE,
 	K_QUOTA_MS, K_QUOTA_SZ, K_RESET_MS, K_W_SZ, K_W_NR, K_W_AGE,
 	K_CHARGED, K_TOTAL_SZ, K_TOTAL_NS,	/* the quota's bookkeeping */
@@ -309,6 +313,7 @@ static bool set_knob(struct kunit *test, struct damon_ctx *ctx,
 	switch (k->id) {
 	case K_ACTION:		return SET(s->action, v);
 	case K_APPLY_US:	return SET(s->apply_interval_us, v);
+	case K_TARGET_NID:	return SET(s->target_nid, (int)v);
 	case K_MIN_SZ:		return SET(s->pattern.min_sz, v);
 	case K_MAX_SZ:		return SET(s->pattern.max_sz, v);
 	case K_MIN_NR:		return SET(s->pattern.min_nr_accesses, v);
@@ -596,6 +601,18 @@ static const struct {
 	  { { K_FILTER_N, DAMOS_FILTER_TARGET }, { K_FILTER_Y, DAMOS_FILTER_ANON } }, 0 },
 	{ "no such filter type", { { K_FILTER_TYPE, NR_DAMOS_FILTER_TYPES } }, -EINVAL },
 	{ "that filter gone", { { K_NO_FILTER } }, 0 },
+	/* memcg filters need their cgroup; young ones nothing */
+	{ "a memcg filter without a cgroup", { { K_FILTER_Y, DAMOS_FILTER_MEMCG } },
+	  -EINVAL },
+	{ "a young filter instead", { { K_FILTER_TYPE, DAMOS_FILTER_YOUNG } }, 0 },
+	/* the migrate actions need a node with memory; node 0 has */
+	{ "migrate_cold without a node", { { K_ACTION, DAMOS_MIGRATE_COLD } }, -EINVAL },
+	{ "migrate_cold to node 0", { { K_TARGET_NID, 0 } }, 0 },
+	{ "migrate_hot to node 0", { { K_ACTION, DAMOS_MIGRATE_HOT } }, 0 },
+	{ "migrate_hot to a node beyond MAX_NUMNODES",
+	  { { K_TARGET_NID, MAX_NUMNODES } }, -EINVAL },
+	{ "migrate_hot to node -2", { { K_TARGET_NID, -2 } }, -EINVAL },
+	{ "a node is no matter for pageout", { { K_ACTION, DAMOS_PAGEOUT } }, 0 },
 };
 
 static void damos_test_validate(struct kunit *test)
@@ -621,6 +638,7 @@ static void damos_test_defaults(struct kunit *test)
 	/* the defaults configfs-layout.md lists */
 	KUNIT_EXPECT_EQ(test, s->action, DAMOS_STAT);
 	KUNIT_EXPECT_EQ(test, s->apply_interval_us, 0UL);
+	KUNIT_EXPECT_EQ(test, s->target_nid, NUMA_NO_NODE);
 	KUNIT_EXPECT_EQ(test, s->pattern.min_sz, 0UL);
 	KUNIT_EXPECT_EQ(test, s->pattern.max_sz, ULONG_MAX);
 	KUNIT_EXPECT_EQ(test, s->pattern.min_nr_accesses, 0U);
@@ -651,6 +669,11 @@ static const struct {
 	{ "hugepage", DAMOS_HUGEPAGE },
 	{ "nohugepage", DAMOS_NOHUGEPAGE },
 	{ "stat", DAMOS_STAT },
+	{ "lru_prio", DAMOS_LRU_PRIO },
+	{ "lru_deprio", DAMOS_LRU_DEPRIO },
+	{ "migrate_hot", DAMOS_MIGRATE_HOT },
+	{ "migrate_cold", DAMOS_MIGRATE_COLD },
+	{ "migrate", NR_DAMOS_ACTIONS },
 	{ "PAGEOUT", NR_DAMOS_ACTIONS },
 	{ "page", NR_DAMOS_ACTIONS },
 	{ "", NR_DAMOS_ACTIONS },
@@ -1124,6 +1147,40 @@ static void damos_test_ops_can_apply(struct kunit *test)
 }
 
 /*
+ * The core filters by address and target for any operations; the other
+ * types only operations that list them, and that apply schemes at all.
+ * Every type has its name.
+ */
+static void damos_test_ops_can_filter(struct kunit *test)
+{
+	static const char * const names[NR_DAMOS_FILTER_TYPES] = {
+		"anon", "addr", "target", "memcg", "young",
+	};
+	struct damon_ctx *ctx = rec_ctx(test);
+	struct damon_operations *ops = &ctx->ops;
+	int i;
+
+	ops->filters = BIT(DAMOS_FILTER_ANON);
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_filter(ops, DAMOS_FILTER_ANON));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_filter(ops, DAMOS_FILTER_ADDR));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_filter(ops, DAMOS_FILTER_TARGET));
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_filter(ops, DAMOS_FILTER_MEMCG));
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_filter(ops, DAMOS_FILTER_YOUNG));
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_filter(ops, NR_DAMOS_FILTER_TYPES));
+	ops->filters = BIT(DAMOS_FILTER_YOUNG) | BIT(DAMOS_FILTER_MEMCG);
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_filter(ops, DAMOS_FILTER_ANON));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_filter(ops, DAMOS_FILTER_YOUNG));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_filter(ops, DAMOS_FILTER_MEMCG));
+	ops->apply_scheme = NULL;
+	KUNIT_EXPECT_FALSE(test, damon_ops_can_filter(ops, DAMOS_FILTER_YOUNG));
+	KUNIT_EXPECT_TRUE(test, damon_ops_can_filter(ops, DAMOS_FILTER_ADDR));
+	for (i = 0; i < NR_DAMOS_FILTER_TYPES; i++)
+		KUNIT_EXPECT_STREQ(test, damos_filter_type_name(i), names[i]);
+	KUNIT_EXPECT_NULL(test, damos_filter_type_name(NR_DAMOS_FILTER_TYPES));
+	damon_ctx_free(ctx);
+}
+
+/*
  * A commit keeps what the scheme did in the current quota interval: the
  * same limit again, or a lower one, gives no new budget; a higher one adds
  * the difference.  Statistics and the apply schedule are kept too.
@@ -1145,11 +1202,14 @@ static void damos_test_commit_keeps_quota(struct kunit *test)
 	ctx->passed_samples = 100;
 	s->next_apply_sample = 105;
 
-	src->action = DAMOS_PAGEOUT;
+	src->action = DAMOS_MIGRATE_COLD;
+	src->target_nid = 0;
 	src->quota.sz = SZ_1M;
 	src->quota.reset_interval_ms = 60000;
 	src->apply_interval_us = s->apply_interval_us;
 	damos_commit(ctx, s, src);
+	KUNIT_EXPECT_EQ(test, s->action, DAMOS_MIGRATE_COLD);
+	KUNIT_EXPECT_EQ(test, s->target_nid, 0);
 	KUNIT_EXPECT_EQ(test, q->charged_sz, (unsigned long)SZ_1M);
 	KUNIT_EXPECT_EQ(test, q->charged_from, 1000UL);
 	KUNIT_EXPECT_EQ(test, s->stat.sz_applied, (unsigned long)SZ_1M);
@@ -1189,6 +1249,7 @@ static struct kunit_case damos_cases[] = {
 	KUNIT_CASE(damos_test_action_names),
 	KUNIT_CASE_PARAM(damos_test_apply, apply_gen_params),
 	KUNIT_CASE(damos_test_ops_can_apply),
+	KUNIT_CASE(damos_test_ops_can_filter),
 	KUNIT_CASE(damos_test_commit_keeps_quota),
 	{}
 };

@@ -35,7 +35,8 @@ machine_platform() {
 # to the command that boots KERNEL (after machine_platform) with
 # init=INIT and the NAME=VALUE words for it.  STATE_DIR and UMID are for
 # UML's pid file and sockets.  MACHINE_MEM (default 1G) is the memory,
-# MACHINE_SMP (default 1) a QEMU machine's CPUs.  No word may contain
+# MACHINE_SMP (default 1) a QEMU machine's CPUs and MACHINE_NODES (default
+# 2) its NUMA nodes.  No word may contain
 # white space.  By default the console writes to stdout and reads nothing;
 # the arrays MACHINE_UML_CON (UML channel words, default con0=null,fd:1)
 # and MACHINE_QEMU_SERIAL (QEMU options, default -serial stdio) connect it
@@ -70,6 +71,9 @@ machine_cmd() {
 	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 	grep -qw constant_tsc /proc/cpuinfo && [ "${khz:-0}" -gt 0 ] &&
 		append+=" tsc_early_khz=$khz"
+	# Two NUMA nodes of half the memory each (the kernel splits it:
+	# numa=fake needs no ACPI tables), for paddr's migrate actions.
+	append+=" numa=fake=${MACHINE_NODES:-2}"
 	append+=" root=root rootfstype=9p"
 	append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 rw"
 	append+=" panic=-1 init=$init MACHINE_PLATFORM=qemu $*"

@@ -376,7 +376,8 @@ scheme_setup() {
 	local word
 	scheme_setup
 	cfs_expect_value "$S/action" stat
-	for word in stat willneed cold pageout hugepage nohugepage; do
+	for word in stat willneed cold pageout hugepage nohugepage lru_prio \
+		lru_deprio migrate_hot migrate_cold; do
 		if grep -qw "action:$word" "$CFS/features"; then
 			accepts "$S/action" "$word" "$word"
 			accepts "$S/action" "$word"$'\n' "$word"
@@ -484,14 +485,22 @@ scheme_setup() {
 	done
 }
 
-@test "filter type: anon, addr or target, else EINVAL" {
+@test "filter type: anon, addr, target, and memcg, young as features lists them, else EINVAL" {
+	local word
 	scheme_setup
 	accepts "$F/type" addr addr
 	accepts "$F/type" target$'\n' target
 	accepts "$F/type" anon anon
+	for word in memcg young; do
+		if grep -qw "filter:$word" "$CFS/features"; then
+			accepts "$F/type" "$word" "$word"
+		else
+			rejects EINVAL "$F/type" "$word"
+		fi
+	done
 	cfs_set "$F/type" addr
 	rejects EINVAL "$F/type" ANON "anon " anonymous file "addr"$'\n\n' \
-		$'\n' 0 1 memcg
+		$'\n' 0 1 MEMCG memory
 	cfs_expect_value "$F/type" addr
 }
 

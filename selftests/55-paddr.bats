@@ -7,26 +7,25 @@
 # idle ones, by their physical addresses (/proc/PID/pagemap, through
 # bin/physmap); pageout of idle memory, whoever maps it, without touching
 # the hot pages or losing data; lru_prio and lru_deprio moving pages
-# between the LRU lists (/proc/kpageflags); and the setups on and commit
-# refuse for paddr.
+# between the LRU lists (/proc/kpageflags); migrate_cold and migrate_hot
+# moving a workload's cold and hot ranges to another NUMA node (where the
+# machine has two: x86_64); the memcg filter limiting pageout to one
+# cgroup's workload and the young filter sparing pages being touched; and
+# the setups on and commit refuse for paddr.
 
 load lib
 load configfs
 
 MIB=$((1024 * 1024))
 
-# Swap on zram for the suite, as in 80-damos: pageout needs it for
-# anonymous memory.
+# Swap on zram for the suite: pageout needs somewhere to put anonymous and
+# shmem pages (st_need_swap skips a test when there is none).
 setup_file() {
-	zram_swap_on 256M || :
-	PADDR_NO_SWAP=$ZRAM_SWAP_WHY
-	PADDR_SWAP_OURS=$ZRAM_SWAP_MADE
-	export PADDR_NO_SWAP PADDR_SWAP_OURS
+	st_swap_setup_file
 }
 
 teardown_file() {
-	[ -n "${PADDR_SWAP_OURS:-}" ] || return 0
-	zram_swap_off
+	st_swap_teardown_file
 }
 
 setup() {
@@ -46,13 +45,10 @@ teardown() {
 		[ ! -d "$d" ] || rmdir "$d"
 	done
 	cfs_teardown
+	st_cgroups_cleanup
 }
 
 # ------------------------------------------------------------ helpers
-
-need_swap() {
-	[ -z "$PADDR_NO_SWAP" ] || skip "$PADDR_NO_SWAP"
-}
 
 # paddr_ctx CTX SAMPLE_US AGGR_US MIN MAX: a paddr context with one target
 # t0 without a pid (and without regions: all of RAM), not on.
@@ -178,6 +174,85 @@ covered_bytes() {
 	awk '{ s += $2 - $1 } END { printf "%.0f\n", s }' "$1"
 }
 
+# node_spans: "NID START END" (physical addresses, END exclusive) of each
+# populated zone of each node, from /proc/zoneinfo.
+node_spans() {
+	awk -v page="$PAGE_SIZE" '
+	/^Node / { nid = $2; sub(",", "", nid) }
+	$1 == "spanned" { span = $2 }
+	$1 == "present" { present = $2 }
+	$1 == "start_pfn:" && present > 0 {
+		printf "%d %.0f %.0f\n", nid, $2 * page, ($2 + span) * page
+	}' /proc/zoneinfo
+}
+
+# memory_nodes: the nodes with memory, one line.
+memory_nodes() {
+	node_spans | awk '{ print $1 }' | sort -un | tr '\n' ' ' | sed 's/ $//'
+}
+
+# pages_by_node SPANS MAP: "NID PAGES" for each node that holds pages of
+# a physmap output.
+pages_by_node() {
+	awk 'FILENAME == ARGV[1] { n[k] = $1; s[k] = $2 + 0; e[k] = $3 + 0; k++; next }
+	{ p = $1 + 0; for (i = 0; i < k; i++) if (p >= s[i] && p < e[i]) { c[n[i]]++; break } }
+	END { for (x in c) print x, c[x] }' "$1" "$2" | sort -n
+}
+
+# node_share PID START END NID PERCENT: at least PERCENT % of the resident
+# pages of [START, END) are on node NID (NODE_SHARE says how many).
+node_share() {
+	local map=$BATS_TEST_TMPDIR/nodemap on all
+	physmap "$1" "$2" "$3" "$map" || return 1
+	all=$(awk 'END { print NR }' "$map")
+	on=$(pages_by_node <(node_spans) "$map" | awk -v n="$4" '$1 == n { print $2 }')
+	NODE_SHARE="${on:-0} of $all on node $4"
+	[ "$all" -gt 0 ] && [ $((${on:-0} * 100)) -ge $((all * $5)) ]
+}
+
+# wait_node PID START END NID PERCENT SECONDS
+wait_node() {
+	local end=$((SECONDS + $6))
+	until node_share "$1" "$2" "$3" "$4" "$5"; do
+		[ "$SECONDS" -lt "$end" ] || {
+			echo "[$2, $3) of pid $1: $NODE_SHARE after $6 s"
+			return 1
+		}
+		st_sleep 1
+	done
+}
+
+# frames_kept BEFORE AFTER: the percentage of BEFORE's pages (physmap
+# outputs) still in the same frames in AFTER.
+frames_kept() {
+	awk 'NR == FNR { p[$1] = 1; n++; next } p[$1] { k++ }
+	END { print n ? int(k * 100 / n) : 0 }' "$1" "$2"
+}
+
+# filter CTX SCHEME NAME TYPE MATCHING [FILE=VALUE...]
+filter() {
+	local dir=$CFS_CTXS/$1/schemes/$2/filters/$3 kv
+	cfs_expect_mkdir OK "$dir" || return 1
+	cfs_set "$dir/type" "$4" || return 1
+	cfs_set "$dir/matching" "$5" || return 1
+	shift 5
+	for kv in "$@"; do
+		cfs_set "$dir/${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
+
+# wait_resident_at_most PID START END PAGES SECONDS
+wait_resident_at_most() {
+	local end=$((SECONDS + $5)) n
+	until n=$(resident_pages "$1" "$2" "$3") && [ "$n" -le "$4" ]; do
+		[ "$SECONDS" -lt "$end" ] || {
+			echo "[$2, $3) of pid $1: $n pages still resident after $5 s (want <= $4)"
+			return 1
+		}
+		st_sleep 1
+	done
+}
+
 # ------------------------------------------------------------ features
 
 @test "features: ops:paddr, and per operations set the actions it takes" {
@@ -195,6 +270,32 @@ covered_bytes() {
 		! grep -qw -- "$w" "$CFS/features" ||
 			{ echo "features lists $w: $(cat "$CFS/features")"; return 1; }
 	done
+}
+
+@test "features: the filters each operations set honours; the migrate actions where the kernel migrates" {
+	local w f=$CFS/features
+	for w in filter:anon filter:addr filter:target filter:young \
+		paddr:filter:anon paddr:filter:addr paddr:filter:target \
+		paddr:filter:young vaddr:filter:anon vaddr:filter:addr \
+		fvaddr:filter:anon; do
+		grep -qw -- "$w" "$f" || { echo "features lacks $w: $(cat "$f")"; return 1; }
+	done
+	for w in vaddr:filter:young vaddr:filter:memcg fvaddr:filter:young \
+		vaddr:action:migrate_hot vaddr:action:migrate_cold; do
+		! grep -qw -- "$w" "$f" || { echo "features lists $w: $(cat "$f")"; return 1; }
+	done
+	# the memcg filter with the memory controller, the migrate actions
+	# with migration (CONFIG_MEMCG, CONFIG_MIGRATION): both or neither
+	# word of each pair
+	[ "$(grep -cw filter:memcg "$f")" = "$(grep -cw paddr:filter:memcg "$f")" ]
+	[ "$(grep -cw action:migrate_hot "$f")" = "$(grep -cw paddr:action:migrate_hot "$f")" ]
+	[ "$(grep -cw action:migrate_cold "$f")" = "$(grep -cw paddr:action:migrate_cold "$f")" ]
+	# our x86_64 kernel has both, and two nodes
+	if [ "$(st_platform)" = qemu ]; then
+		grep -qw paddr:filter:memcg "$f"
+		grep -qw paddr:action:migrate_cold "$f"
+		[ "$(memory_nodes)" = "0 1" ]
+	fi
 }
 
 # ------------------------------------------------------------ regions
@@ -273,7 +374,7 @@ covered_bytes() {
 # ------------------------------------------------------------ pageout
 
 @test "paddr pageout of idle anonymous memory pages the cold range out, never the hot range, and loses no data" {
-	need_swap
+	st_need_swap
 	local hot0=$BATS_TEST_TMPDIR/hot0 hot1=$BATS_TEST_TMPDIR/hot1
 	local rss0 rss1 cold_sz cold_pages same n end
 	st_start_hotcold 8 32
@@ -281,7 +382,10 @@ covered_bytes() {
 	cold_pages=$((cold_sz / PAGE_SIZE))
 	physmap "$ST_PID" "$HOT_START" "$HOT_END" "$hot0"
 	rss0=$(st_rss_kib "$ST_PID")
-	paddr_ctx pa "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" 10 1000
+	# at least 100 regions (~10 MiB in UML's 1 GiB): a region that
+	# holds hot pages among many idle ones could read idle for the
+	# 5 aggregations min_age asks, and be paged out hot pages and all
+	paddr_ctx pa "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" 100 1000
 	scheme pa s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=5
 	# act on anonymous memory only (matching N: all but anon is left alone)
 	cfs_expect_mkdir OK "$C/schemes/s0/filters/f0"
@@ -337,6 +441,141 @@ covered_bytes() {
 	wait_lru "$SLEEPER_PID" "$start" "$end" 1 90 30
 	cfs_off pa
 	[ "$(stat_of pa s0 nr_applied)" -gt 0 ]
+}
+
+# ------------------------------------------------------------ migration
+
+# migrate_cold moves the idle range, migrate_hot the accessed one, to the
+# node in target_nid; the other range stays where it was.  The workload's
+# pages start on one node (the one it runs on); they move to another.
+@test "paddr migrate_cold and migrate_hot move the cold and the hot range to target_nid; data verifies" {
+	grep -qw paddr:action:migrate_cold "$CFS/features" ||
+		skip "no paddr:action:migrate_cold in features (no CONFIG_MIGRATION)"
+	local nodes hot0=$BATS_TEST_TMPDIR/hot0 hot1=$BATS_TEST_TMPDIR/hot1
+	local cold1=$BATS_TEST_TMPDIR/cold1 cold2=$BATS_TEST_TMPDIR/cold2 src dst
+	local cold_sz kept
+	read -r -a nodes <<< "$(memory_nodes)"
+	[ "${#nodes[@]}" -ge 2 ] || skip "one node with memory (${nodes[*]})"
+	st_start_hotcold 8 16
+	cold_sz=$((COLD_END - COLD_START))
+	physmap "$ST_PID" "$HOT_START" "$HOT_END" "$hot0"
+	# the node holding most of the cold range, and another one
+	src=$(physmap "$ST_PID" "$COLD_START" "$COLD_END" /dev/stdout |
+		pages_by_node <(node_spans) /dev/stdin | sort -k2,2n | awk 'END { print $1 }')
+	for dst in "${nodes[@]}"; do
+		[ "$dst" = "$src" ] || break
+	done
+	echo "cold range mostly on node $src; target node $dst"
+	# small regions, as for pageout above
+	paddr_ctx pa "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" 100 1000
+	scheme pa s0 migrate_cold access_pattern/max_nr_accesses=0 \
+		access_pattern/min_age=3 target_nid="$dst"
+	cfs_on pa
+	wait_node "$ST_PID" "$COLD_START" "$COLD_END" "$dst" 75 120
+	# the hot range stayed in its frames
+	physmap "$ST_PID" "$HOT_START" "$HOT_END" "$hot1"
+	kept=$(frames_kept "$hot0" "$hot1")
+	echo "hot pages still in their frames: $kept %"
+	[ "$kept" -ge 90 ]
+	[ "$(stat_of pa s0 sz_applied)" -ge $((cold_sz / 2)) ]
+
+	# migrate_hot: now the accessed range goes there, the cold one stays
+	physmap "$ST_PID" "$COLD_START" "$COLD_END" "$cold1"
+	cfs_set "$C/schemes/s0/action" migrate_hot
+	cfs_set "$C/schemes/s0/access_pattern/max_nr_accesses" 4294967295
+	cfs_set "$C/schemes/s0/access_pattern/min_nr_accesses" 1
+	cfs_set "$C/schemes/s0/access_pattern/min_age" 0
+	cfs_commit pa
+	wait_node "$ST_PID" "$HOT_START" "$HOT_END" "$dst" 75 120
+	physmap "$ST_PID" "$COLD_START" "$COLD_END" "$cold2"
+	kept=$(frames_kept "$cold1" "$cold2")
+	echo "cold pages still in their frames: $kept %"
+	[ "$kept" -ge 90 ]
+	cfs_off pa
+	st_stop "$ST_PID" TERM 120
+	[ "$ST_STATUS" -eq 0 ] || { cat "$ST_OUT"; return 1; }
+	grep -q '^verify: ok' "$ST_OUT"
+}
+
+# ------------------------------------------------------------ filters
+
+@test "paddr memcg filter: pageout of idle memory reaches only the named cgroup's workload" {
+	st_need_swap
+	grep -qw paddr:filter:memcg "$CFS/features" ||
+		skip "no paddr:filter:memcg in features (no CONFIG_MEMCG)"
+	local a b a0 b0 a1 b1
+	st_cgroups pa-a pa-b
+	ST_CGROUP=$ST_CG/pa-a cfs_start_sleeper 16
+	a=$SLEEPER_PID
+	ST_CGROUP=$ST_CG/pa-b cfs_start_sleeper 16
+	b=$SLEEPER_PID
+	grep -qx 0::/pa-a "/proc/$a/cgroup" && grep -qx 0::/pa-b "/proc/$b/cgroup"
+	a0=$(st_rss_kib "$a")
+	b0=$(st_rss_kib "$b")
+	paddr_ctx pa 5000 100000 10 1000
+	scheme pa s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=5
+	# matching N: everything but pa-a's memory is left alone
+	filter pa s0 f0 memcg N memcg_path=/pa-a
+	cfs_on pa
+	local end=$((SECONDS + 120))
+	until a1=$(st_rss_kib "$a") && [ "$a1" -le $((a0 / 4)) ]; do
+		[ "$SECONDS" -lt "$end" ] || { echo "pa-a's VmRSS $a0 -> $a1 KiB after 120 s"; return 1; }
+		st_sleep 1
+	done
+	b1=$(st_rss_kib "$b")
+	echo "VmRSS in pa-a $a0 -> $a1 KiB, in pa-b $b0 -> $b1 KiB"
+	[ "$b1" -ge $((b0 * 95 / 100)) ]
+	cfs_off pa
+	[ "$(stat_of pa s0 sz_applied)" -ge $(((a0 - a1) * 1024 / 2)) ]
+}
+
+# The hot range is touched all the time: a young filter (matching Y) keeps
+# pageout of every region of the workload's memory away from it, while
+# the cold range goes.  Then matching N (only what is young): the hot
+# range is what gets paged out.  Sampling is slow (100 ms) so that it
+# rarely clears a hot page's accessed bit just before the filter looks,
+# and the scheme runs every 3 s, so that a workload slowed down by a busy
+# host still touches every hot page in between.
+@test "paddr young filter: pageout spares the pages being touched, and takes them with matching N" {
+	st_need_swap
+	local hot0=$BATS_TEST_TMPDIR/hot0 hot1=$BATS_TEST_TMPDIR/hot1 all
+	local lo hi kept cold_pages applied end
+	st_start_hotcold 2 8
+	cold_pages=$(((COLD_END - COLD_START) / PAGE_SIZE))
+	physmap "$ST_PID" "$HOT_START" "$HOT_END" "$hot0"
+	physmap "$ST_PID" "$COLD_START" "$COLD_END" "$BATS_TEST_TMPDIR/cold0"
+	all=$BATS_TEST_TMPDIR/all
+	cat "$hot0" "$BATS_TEST_TMPDIR/cold0" > "$all"
+	read -r lo hi <<< "$(span_of "$all")"
+	paddr_ctx pa 100000 1000000 10 1000
+	cfs_mkregion pa t0 r0 "$lo" "$hi"
+	# every region (the default pattern), anonymous memory only, every
+	# 3 s: the workload has that long to touch each hot page again
+	scheme pa s0 pageout apply_interval_us=3000000
+	filter pa s0 f0 anon N
+	filter pa s0 f1 young Y
+	cfs_on pa
+	wait_resident_at_most "$ST_PID" "$COLD_START" "$COLD_END" $((cold_pages / 4)) 120
+	physmap "$ST_PID" "$HOT_START" "$HOT_END" "$hot1"
+	kept=$(frames_kept "$hot0" "$hot1")
+	echo "hot pages still in their frames: $kept %"
+	[ "$kept" -ge 90 ]
+	# only what is young: the hot range goes (and faults back)
+	applied=$(stat_of pa s0 sz_applied)
+	cfs_set "$C/schemes/s0/filters/f1/matching" N
+	cfs_commit pa
+	end=$((SECONDS + 60))
+	until [ "$(stat_of pa s0 sz_applied)" -ge $((applied + (HOT_END - HOT_START) / 2)) ]; do
+		[ "$SECONDS" -lt "$end" ] || {
+			echo "sz_applied $applied -> $(stat_of pa s0 sz_applied) in 60 s"
+			return 1
+		}
+		st_sleep 1
+	done
+	cfs_off pa
+	st_stop "$ST_PID" TERM 120
+	[ "$ST_STATUS" -eq 0 ] || { cat "$ST_OUT"; return 1; }
+	grep -q '^verify: ok' "$ST_OUT"
 }
 
 # ------------------------------------------------------------ bad setups
@@ -406,4 +645,61 @@ expect_on_refused() {
 	cfs_wait_more_aggr pa 2
 	[ "$(stat_of pa s0 nr_tried)" -gt "$n0" ]
 	cfs_off pa
+}
+
+@test "target_nid and memcg_path refuse bad writes; on refuses a migrate action without a node with memory, a missing cgroup, a filter the operations lack" {
+	local f=$CFS/features nid
+	cfs_start_sleeper
+	paddr_ctx pa 5000 100000 10 1000
+	scheme pa s0 stat
+	cfs_expect_value "$C/schemes/s0/target_nid" -1
+	cfs_expect EINVAL "$C/schemes/s0/target_nid" abc
+	cfs_expect EINVAL "$C/schemes/s0/target_nid" $'\n'
+	cfs_expect ERANGE "$C/schemes/s0/target_nid" -2
+	cfs_expect ERANGE "$C/schemes/s0/target_nid" 100000
+	cfs_set "$C/schemes/s0/target_nid" 0
+	cfs_expect_value "$C/schemes/s0/target_nid" 0
+	filter pa s0 f0 anon Y
+	cfs_expect_value "$C/schemes/s0/filters/f0/memcg_path" ""
+	cfs_expect EINVAL "$C/schemes/s0/filters/f0/memcg_path" relative/path
+	cfs_set "$C/schemes/s0/filters/f0/memcg_path" /a/b
+	cfs_expect_value "$C/schemes/s0/filters/f0/memcg_path" /a/b
+	cfs_set "$C/schemes/s0/filters/f0/memcg_path" ""
+	cfs_expect_value "$C/schemes/s0/filters/f0/memcg_path" ""
+
+	if grep -qw paddr:action:migrate_cold "$f"; then
+		# no node, then a node number without memory
+		cfs_set "$C/schemes/s0/action" migrate_cold
+		cfs_set "$C/schemes/s0/target_nid" -1
+		expect_on_refused pa
+		nid=$(($(memory_nodes | awk '{ print $NF }') + 1))
+		cfs_set "$C/schemes/s0/target_nid" "$nid" ||
+			skip "node $nid is beyond MAX_NUMNODES"
+		expect_on_refused pa
+		cfs_set "$C/schemes/s0/target_nid" 0
+		cfs_set "$C/schemes/s0/action" stat
+	else
+		cfs_expect EINVAL "$C/schemes/s0/action" migrate_cold
+		cfs_expect EINVAL "$C/schemes/s0/action" migrate_hot
+	fi
+	if grep -qw paddr:filter:memcg "$f"; then
+		cfs_set "$C/schemes/s0/filters/f0/type" memcg
+		expect_on_refused pa	# no memcg_path
+		cfs_set "$C/schemes/s0/filters/f0/memcg_path" /no-such-cgroup
+		expect_on_refused pa
+	else
+		cfs_expect EINVAL "$C/schemes/s0/filters/f0/type" memcg
+	fi
+	cfs_set "$C/schemes/s0/filters/f0/type" young
+	# young is paddr's: refused for vaddr
+	cfs_mkctx va
+	cfs_mktarget va t0 "$SLEEPER_PID"
+	scheme va s0 stat
+	filter va s0 f0 young Y
+	expect_on_refused va
+	cfs_set "$CFS_CTXS/va/schemes/s0/filters/f0/type" anon
+	cfs_on va
+	# and the paddr setup with a young filter runs
+	cfs_on pa
+	[ "$(cfs_state pa)" = on ]
 }

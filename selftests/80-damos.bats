@@ -18,22 +18,13 @@ MIB=$((1024 * 1024))
 # ------------------------------------------------------------ swap on zram
 
 # Swap on zram for the suite: pageout needs somewhere to put anonymous and
-# shmem pages.  DAMOS_NO_SWAP says why there is none (tests needing it
-# skip); DAMOS_SWAP_OURS says whether teardown_file turns it off.
+# shmem pages (st_need_swap skips a test when there is none).
 setup_file() {
-	zram_swap_on 256M || :	# the reason, if any, is in ZRAM_SWAP_WHY
-	DAMOS_NO_SWAP=$ZRAM_SWAP_WHY
-	DAMOS_SWAP_OURS=$ZRAM_SWAP_MADE
-	export DAMOS_NO_SWAP DAMOS_SWAP_OURS
+	st_swap_setup_file
 }
 
 teardown_file() {
-	[ -n "${DAMOS_SWAP_OURS:-}" ] || return 0
-	zram_swap_off
-}
-
-need_swap() {
-	[ -z "$DAMOS_NO_SWAP" ] || skip "$DAMOS_NO_SWAP"
+	st_swap_teardown_file
 }
 
 # ------------------------------------------------------------ per test
@@ -300,7 +291,7 @@ expect_off() {
 # ------------------------------------------------------------ the tree
 
 @test "swap on zram is set up for the suite (pageout needs it)" {
-	need_swap
+	st_need_swap
 	grep -q '^/dev/zram0 ' /proc/swaps
 	[ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" -gt 0 ]
 }
@@ -879,7 +870,7 @@ tried_per_aggr() {
 }
 
 @test "pageout of idle regions pages the cold range out, keeps the hot range, loses no data" {
-	need_swap
+	st_need_swap
 	local rss0 rss1 cold_sz
 	st_start_hotcold 8 32
 	cold_sz=$((COLD_END - COLD_START))
@@ -929,7 +920,7 @@ tried_per_aggr() {
 }
 
 @test "a bytes quota bounds what is paged out per reset interval; qt_exceeds counts the used-up intervals" {
-	need_swap
+	st_need_swap
 	local t0 t1 a0 a1 q0 q1 ms bound
 	st_start_hotcold 2 48
 	monitor web "$ST_PID"
@@ -1055,7 +1046,7 @@ anon_pair_stop() {
 }
 
 @test "anon filter: matching Y leaves anonymous memory alone, matching N acts on nothing else" {
-	need_swap
+	st_need_swap
 	anon_pair "$BATS_TEST_TMPDIR/file0" "$BATS_TEST_TMPDIR/file1"
 	# Y: the file mapping goes, the anonymous memory stays
 	wait_paged_out "$P0" "$R0S" "$R0E"
@@ -1067,7 +1058,7 @@ anon_pair_stop() {
 }
 
 @test "anon filter: shared anonymous memory is anonymous (MAP_SHARED|MAP_ANONYMOUS)" {
-	need_swap
+	st_need_swap
 	anon_pair - -
 	# N acts only on anonymous memory: the shared range goes...
 	wait_paged_out "$P1" "$R1S" "$R1E"
@@ -1077,7 +1068,7 @@ anon_pair_stop() {
 }
 
 @test "addr filter: matching N acts only inside the range, matching Y only outside it" {
-	need_swap
+	st_need_swap
 	local mid
 	st_start_hotcold 2 32
 	mid=$((COLD_START + 16 * MIB))
@@ -1096,7 +1087,7 @@ anon_pair_stop() {
 }
 
 @test "addr filter bounds inside pages widen the range to whole pages" {
-	need_swap
+	st_need_swap
 	local mid got want
 	st_start_hotcold 2 32
 	mid=$((COLD_START + 16 * MIB))
@@ -1130,7 +1121,7 @@ anon_pair_stop() {
 }
 
 @test "target filter: matching Y leaves the named target alone, matching N acts on it only" {
-	need_swap
+	st_need_swap
 	local p0 p1 c0s c0e c1s c1e out0
 	st_start_hotcold 2 16
 	p0=$ST_PID out0=$ST_OUT c0s=$COLD_START c0e=$COLD_END

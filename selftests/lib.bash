@@ -141,13 +141,18 @@ st_gone() {
 # st_start NAME ARGS...: start bin/NAME in the background and wait (up to
 # ST_START_TIMEOUT seconds, default 60) for the first line it prints.
 # Sets ST_PID, ST_LINE (that line) and ST_OUT (the file with its output).
+# With ST_CGROUP set (a cgroup2 directory), NAME runs in that cgroup from
+# its start, so that its memory is charged there.
 st_start() {
-	local name=$1
+	local name=$1 pre=()
 	shift
 	[ -x "$ST_BIN/$name" ] || { echo "$ST_BIN/$name is not built (make -C selftests)"; return 1; }
 	ST_OUT=$(mktemp "$BATS_TEST_TMPDIR/$name.XXXXXX")
+	# shellcheck disable=SC2016 # $$, $0 and $@ are the inner shell's
+	[ -z "${ST_CGROUP:-}" ] ||
+		pre=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$ST_CGROUP")
 	# fd 3 is bats' own; a background job holding it would hang bats.
-	"$ST_BIN/$name" "$@" > "$ST_OUT" 2>&1 3>&- &
+	"${pre[@]}" "$ST_BIN/$name" "$@" > "$ST_OUT" 2>&1 3>&- &
 	ST_PID=$!
 	ST_PIDS+=("$ST_PID")
 	st_wait_for "${ST_START_TIMEOUT:-60}" st__started "$ST_PID" "$ST_OUT" || {
@@ -278,6 +283,58 @@ st_anon_huge_kib() {
 		fi
 	done
 	echo "$sum"
+}
+
+# st_swap_setup_file, st_swap_teardown_file: swap on zram for a suite
+# that pages out, from its setup_file and teardown_file.  ST_NO_SWAP says
+# why there is none (st_need_swap then skips the test); ST_SWAP_OURS says
+# whether the suite turned it on, and so turns it off.
+st_swap_setup_file() {
+	zram_swap_on 256M || :	# the reason, if any, is in ZRAM_SWAP_WHY
+	ST_NO_SWAP=$ZRAM_SWAP_WHY
+	ST_SWAP_OURS=$ZRAM_SWAP_MADE
+	export ST_NO_SWAP ST_SWAP_OURS
+}
+
+st_swap_teardown_file() {
+	[ -n "${ST_SWAP_OURS:-}" ] || return 0
+	zram_swap_off
+}
+
+st_need_swap() {
+	[ -z "$ST_NO_SWAP" ] || skip "$ST_NO_SWAP"
+}
+
+# st_cgroups NAME...: a cgroup2 hierarchy mounted in the test's directory
+# (ST_CG; it is the machine's one cgroup2 hierarchy, but no other mount
+# point appears), the memory controller enabled below its root, and the
+# cgroups ST_CG/NAME made.  Skips the test when the kernel has no memory
+# controller.  st_cgroups_cleanup removes them again.
+st_cgroups() {
+	local n
+	ST_CG=$BATS_TEST_TMPDIR/cgroup2
+	ST_CG_MADE=()
+	mkdir -p "$ST_CG"
+	mount -t cgroup2 none "$ST_CG" || skip "cannot mount cgroup2"
+	grep -qw memory "$ST_CG/cgroup.controllers" ||
+		skip "no cgroup2 memory controller (CONFIG_MEMCG)"
+	grep -qw memory "$ST_CG/cgroup.subtree_control" ||
+		echo +memory > "$ST_CG/cgroup.subtree_control" || return 1
+	for n in "$@"; do
+		mkdir "$ST_CG/$n" || return 1
+		ST_CG_MADE+=("$ST_CG/$n")
+	done
+}
+
+# st_cgroups_cleanup: after the workloads in them ended.
+st_cgroups_cleanup() {
+	local d
+	[ -n "${ST_CG:-}" ] || return 0
+	for d in "${ST_CG_MADE[@]}"; do
+		rmdir "$d" 2>/dev/null || true
+	done
+	umount "$ST_CG" 2>/dev/null || true
+	ST_CG=
 }
 
 # st_mount_type DIR: the filesystem type mounted at DIR ("" if none).

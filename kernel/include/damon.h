@@ -28,6 +28,7 @@
 #include <linux/prandom.h>
 #include <linux/types.h>
 
+struct mem_cgroup;
 struct pid;
 struct task_struct;
 
@@ -107,6 +108,8 @@ enum damos_action {
 	DAMOS_STAT,		/* only count */
 	DAMOS_LRU_PRIO,		/* activate on the LRU lists (paddr) */
 	DAMOS_LRU_DEPRIO,	/* deactivate on the LRU lists (paddr) */
+	DAMOS_MIGRATE_HOT,	/* move to damos->target_nid, hot first (paddr) */
+	DAMOS_MIGRATE_COLD,	/* the same, cold first (paddr) */
 	NR_DAMOS_ACTIONS,
 };
 
@@ -187,10 +190,17 @@ struct damos_watermarks {
 	u64 next_check_ns;
 };
 
+/*
+ * The core filters regions itself by address and target; the other types
+ * are decided per folio by the operations, those that list them in
+ * &damon_operations->filters.
+ */
 enum damos_filter_type {
 	DAMOS_FILTER_ANON,	/* anonymous memory (ops level) */
 	DAMOS_FILTER_ADDR,	/* an address range (core) */
 	DAMOS_FILTER_TARGET,	/* a target, by index (core) */
+	DAMOS_FILTER_MEMCG,	/* charged to a memory cgroup (ops level) */
+	DAMOS_FILTER_YOUNG,	/* accessed since last checked (ops level) */
 	NR_DAMOS_FILTER_TYPES,
 };
 
@@ -201,6 +211,9 @@ enum damos_filter_type {
  *		memory that is not of @type (act only on @type).
  * @addr_range:	for DAMOS_FILTER_ADDR.
  * @target_idx:	for DAMOS_FILTER_TARGET, the target's index in the context.
+ * @memcg:	for DAMOS_FILTER_MEMCG, the memory cgroup; the filter holds a
+ *		reference, dropped by damos_filter_free(), so that the
+ *		pointer cannot come to mean another cgroup.
  * @list:	in the scheme's filter list.
  */
 struct damos_filter {
@@ -208,6 +221,7 @@ struct damos_filter {
 	bool matching;
 	struct damon_addr_range addr_range;
 	unsigned int target_idx;
+	struct mem_cgroup *memcg;
 	struct list_head list;
 };
 
@@ -231,6 +245,8 @@ struct damos_stat {
  * struct damos - a scheme: act on regions of an access pattern.
  * @pattern:		which regions.
  * @action:		what to do.
+ * @target_nid:		the node the migrate actions move memory to
+ *			(NUMA_NO_NODE: none).
  * @apply_interval_us:	how often; 0: every aggregation interval.
  * @quota:		how much.
  * @wmarks:		when.
@@ -243,6 +259,7 @@ struct damos_stat {
 struct damos {
 	struct damos_access_pattern pattern;
 	enum damos_action action;
+	int target_nid;
 	unsigned long apply_interval_us;
 	struct damos_quota quota;
 	struct damos_watermarks wmarks;
@@ -277,6 +294,8 @@ struct damon_ctx;
  *			returns the bytes the action succeeded on.
  * @actions:		the actions @apply_scheme implements, a bit per
  *			&enum damos_action (stat needs none).
+ * @filters:		the ops-level filter types @apply_scheme honours, a
+ *			bit per &enum damos_filter_type.
  * @cleanup:		release what the operations hold for the context.
  *
  * All callbacks run in the context's kdamond.  @init, @prepare_samples,
@@ -295,6 +314,7 @@ struct damon_operations {
 				      unsigned long start, unsigned long end,
 				      struct damos *s);
 	unsigned long actions;
+	unsigned long filters;
 	void (*cleanup)(struct damon_ctx *ctx);
 };
 
@@ -487,9 +507,16 @@ bool damon_ops_can_apply(const struct damon_operations *ops,
 bool damon_registered_ops_can_apply(enum damon_ops_id id,
 				    enum damos_action action);
 bool damon_any_ops_can_apply(enum damos_action action);
+bool damon_ops_can_filter(const struct damon_operations *ops,
+			  enum damos_filter_type type);
+bool damon_registered_ops_can_filter(enum damon_ops_id id,
+				     enum damos_filter_type type);
+bool damon_any_ops_can_filter(enum damos_filter_type type);
 bool damon_pid_has_mm(struct pid *pid);
 const char *damos_action_name(enum damos_action action);
 int damos_action_of(const char *name, enum damos_action *action);
+const char *damos_filter_type_name(enum damos_filter_type type);
+bool damos_target_nid_valid(int nid);
 
 /* the kdamond */
 int damon_start(struct damon_ctx *ctx, const char *name);
