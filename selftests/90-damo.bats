@@ -4,7 +4,8 @@
 # The damo tool (tools/) against the real configfs tree, and the DAMON
 # tracepoints: damo record end to end on hotcold (the record shows the hot
 # range hot and the cold one cold, and damo removes exactly what it made;
-# several pids in one record; --timeout),
+# several pids in one record; --timeout; --paddr, all of RAM or given
+# physical ranges),
 # the tracepoints through tracefs (damon_aggregated shows the regions the
 # snapshot shows; damos_before_apply fires once per region a scheme tries),
 # save -> clear -> restore -> save round-trips, restore resolves targets
@@ -349,6 +350,82 @@ damo_guide_covers() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"; stopped after --timeout 2 s"* ]]
 	! pgrep -f "^$ST_BIN/sleeper" || false
+	[ -z "$(damo_contexts)" ]
+}
+
+# damo__paddr_check RAW: the last snapshot of a `report raw` text: its
+# regions in address order, not overlapping, within the populated zones'
+# physical page frames (/proc/zoneinfo), covering at least MemTotal and at
+# most twice that; "REGIONS COVERED_BYTES" on stdout.
+damo__paddr_check() {
+	local line s e last=0 covered=0 nr=0 lo hi ram
+	read -r lo hi < <(awk -v page="$PAGE_SIZE" '
+		$1 == "spanned" { span = $2 }
+		$1 == "present" { present = $2 }
+		$1 == "start_pfn:" && present > 0 {
+			s = $2 * page; e = ($2 + span) * page
+			if (!n++ || s < lo) lo = s
+			if (e > hi) hi = e
+		}
+		END { printf "%.0f %.0f\n", lo, hi }' /proc/zoneinfo)
+	ram=$(awk '/^MemTotal:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)
+	st_lines "$1"
+	for line in "${ST_LINES[@]}"; do
+		if [[ "$line" == "rel time:"* ]]; then
+			last=0 covered=0 nr=0
+			continue
+		fi
+		[[ "$line" =~ ^([0-9a-f]+)-([0-9a-f]+)\( ]] || continue
+		s=$((16#${BASH_REMATCH[1]}))
+		e=$((16#${BASH_REMATCH[2]}))
+		if [ "$s" -lt "$last" ] || [ "$s" -ge "$e" ] ||
+		   [ "$s" -lt "$lo" ] || [ "$e" -gt "$hi" ]; then
+			echo "region $line out of order or outside the frames $lo-$hi" >&2
+			return 1
+		fi
+		last=$e
+		covered=$((covered + e - s))
+		nr=$((nr + 1))
+	done
+	echo "covered $covered bytes in $nr regions; MemTotal $ram" >&2
+	[ "$covered" -ge "$ram" ] && [ "$covered" -le $((2 * ram)) ] || return 1
+	echo "$nr $covered"
+}
+
+@test "damo record --paddr records physical memory: regions cover MemTotal; reports work on it" {
+	local rec=$D/paddr.data nr covered
+	grep -qw ops:paddr "$CFS/features" || skip "no ops:paddr in features"
+	run "$DAMO" record --paddr -a 100000 --timeout 3 -o "$rec"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"recording physical memory (all of RAM) to $rec"* ]]
+	[[ "$output" == *"; stopped after --timeout 3 s"* ]]
+	[ -z "$(damo_contexts)" ]
+	[ "$(stat -c %a "$rec")" = 600 ]
+	# one target, without a pid: 0 in the record
+	"$DAMO" report raw -i "$rec" > "$D/raw"
+	[ "$(grep -c '^rel time:' "$D/raw")" -ge 10 ]
+	! grep -v '^pid:  0$' "$D/raw" | grep -q '^pid:' || false
+	read -r nr covered < <(damo__paddr_check "$D/raw")
+	[ "$nr" -ge 10 ] && [ "$nr" -le 1000 ]
+	"$DAMO" report nr_regions -i "$rec" --skip 0 | grep -qx "# pid	0"
+	"$DAMO" report wss -i "$rec" --skip 0 | grep -qx "# pid	0"
+	# --region: exactly those physical ranges (page-aligned here)
+	run "$DAMO" record --paddr --region $((MIB))-$((3 * MIB)) \
+		--region 0x800000-0x900000 -a 100000 --timeout 2 --format seed \
+		-o "$D/r.data"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	"$DAMO" report heats -i "$D/r.data" --guide > "$D/guide"
+	cat "$D/guide"
+	grep -qx "region	 0: 0*$MIB-0*$((3 * MIB)) ($((2 * MIB)))" "$D/guide"
+	grep -qx "region	 1: 0*$((8 * MIB))-0*$((9 * MIB)) ($MIB)" "$D/guide"
+	[ -z "$(damo_contexts)" ]
+	# no pid or command with it; nothing is made
+	run "$DAMO" record --paddr -o "$D/x" "$$"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"--paddr records physical memory: no PID or command"* ]]
+	[ ! -e "$D/x" ]
 	[ -z "$(damo_contexts)" ]
 }
 

@@ -44,7 +44,7 @@ static const char *const ctx_attrs[] = {
 static const char *const target_attrs[] = { "pid", "command", "unit", NULL };
 static const char *const region_attrs[] = { "start", "end", NULL };
 static const char *const scheme_attrs[] = {
-	"action", "apply_interval_us", NULL,
+	"action", "apply_interval_us", "target_nid", NULL,
 };
 static const char *const pattern_attrs[] = {
 	"min_size_bytes", "max_size_bytes", "min_nr_accesses",
@@ -58,7 +58,8 @@ static const char *const wmarks_attrs[] = {
 	"metric", "interval_us", "high", "mid", "low", NULL,
 };
 static const char *const filter_attrs[] = {
-	"type", "matching", "addr_start", "addr_end", "target", NULL,
+	"type", "matching", "addr_start", "addr_end", "target", "memcg_path",
+	NULL,
 };
 static const char *const no_attrs[] = { NULL };
 
@@ -74,6 +75,30 @@ static const struct kind_info kinds[NR_CONF_KINDS] = {
 	[CK_WMARKS] = { "watermarks", "watermarks", false, wmarks_attrs },
 	[CK_FILTER] = { "filter", "filters", true, filter_attrs },
 };
+
+/*
+ * Files that older kernels lack (those before migrate_hot/migrate_cold and
+ * the memcg filter), with the value that leaves each unused.
+ */
+static const struct {
+	enum conf_kind kind;
+	const char *key;
+	const char *unused;
+} optional_attrs[] = {
+	{ CK_SCHEME, "target_nid", "-1" },
+	{ CK_FILTER, "memcg_path", "" },
+};
+
+const char *conf_attr_unused(enum conf_kind k, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(optional_attrs); i++)
+		if (optional_attrs[i].kind == k &&
+		    !strcmp(optional_attrs[i].key, key))
+			return optional_attrs[i].unused;
+	return NULL;
+}
 
 /* Which kinds may appear inside which. */
 static bool child_allowed(enum conf_kind parent, enum conf_kind child)

@@ -50,13 +50,17 @@ static void member(FILE *f, bool *first, int depth, const char *key)
 }
 
 /* A numeric attribute as a number, if it is one (else a string, so that
- * whatever configfs held, the JSON is valid). */
+ * whatever configfs held, the JSON is valid); target_nid may be -1. */
 static void put_value(FILE *f, enum conf_kind k, const struct conf_attr *a)
 {
+	bool numeric = conf_attr_numeric(k, a->key);
 	uint64_t v;
+	int64_t sv;
 
-	if (conf_attr_numeric(k, a->key) && !parse_u64(a->value, &v))
+	if (numeric && !parse_u64(a->value, &v))
 		fprintf(f, "%llu", (unsigned long long)v);
+	else if (numeric && !parse_s64(a->value, &sv))
+		fprintf(f, "%lld", (long long)sv);
 	else
 		json_put_str(f, a->value);
 }

@@ -71,6 +71,8 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Strict decimal: digits only (an optional leading '+'), no overflow. */
 int parse_u64(const char *s, uint64_t *v);
+/* parse_u64 with an optional '-' instead of the '+', within int64_t. */
+int parse_s64(const char *s, int64_t *v);
 /* parse_u64 or 0x-prefixed hexadecimal, for addresses on the command line. */
 int parse_u64_any(const char *s, uint64_t *v);
 
@@ -89,6 +91,9 @@ int set_attr(const char *dir, const char *name, const char *value);
 int read_whole(const char *path, char **buf, size_t *len);
 /* Names of the subdirectories of dir (no dot entries); -errno. */
 int list_dirs(const char *dir, char ***names, size_t *nr);
+/* list_dirs() in creation order, of a configfs directory whose order
+ * matters (a scheme's filters): configfs lists the newest first. */
+int list_dirs_created(const char *dir, char ***names, size_t *nr);
 void free_names(char **names, size_t nr);
 /* Natural order of directory names: "r2" before "r10". */
 int name_cmp(const void *a, const void *b);
@@ -493,8 +498,18 @@ bool conf_valid_name(const char *s);
 bool conf_kind_named(enum conf_kind k);
 bool conf_is_attr(enum conf_kind k, const char *key);
 bool conf_child_allowed(enum conf_kind parent, enum conf_kind child);
+/*
+ * The value that leaves an attribute unused if it is one that older
+ * kernels lack (target_nid: "-1", memcg_path: ""), else NULL.  save leaves
+ * such attributes out when configfs lacks them or they are unused, and
+ * restore does not write them unused, so that a setup that does not use
+ * them saves and restores on any kernel.
+ */
+const char *conf_attr_unused(enum conf_kind k, const char *key);
 /* Whether an attribute's value is a number (validate.c's rules). */
 bool conf_attr_numeric(enum conf_kind k, const char *key);
+/* Whether a scheme's action moves memory to its target_nid. */
+bool conf_action_migrates(const char *action);
 
 /* Parse text; on error, fills err ("LINE: message") and returns -1. */
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen);

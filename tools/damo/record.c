@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * damo record: make a context through configfs with a target for every pid
- * given (or one for a command it starts), and take a snapshot of every
+ * given (or one for a command it starts; or, with --paddr, one without a
+ * pid for the machine's physical memory), and take a snapshot of every
  * target for every aggregation, until all of them have exited, a signal
  * asks to stop or --timeout runs out: appended to the file as it comes in
  * the seed's format, kept and written at the end in the JSON ones.  Then
@@ -37,6 +38,7 @@ static const char record_usage[] =
 "usage: damo record [OPTIONS] PID [PID...]\n"
 "       damo record [OPTIONS] COMMAND [ARG...]\n"
 "       damo record [OPTIONS] \"SHELL COMMAND LINE\"\n"
+"       damo record [OPTIONS] --paddr [--region START-END...]\n"
 "\n"
 "Monitor processes with DAMON and record every aggregation's regions to a\n"
 "file, until they have all exited, --timeout runs out or damo gets SIGINT,\n"
@@ -45,6 +47,11 @@ static const char record_usage[] =
 "COMMAND, started by damo (and sent SIGTERM if damo stops first).  The\n"
 "file is made with mode 0600: it shows the processes' address layout.\n"
 "On a terminal, stderr shows the progress.\n"
+"\n"
+"With --paddr, the machine's physical memory is recorded instead (DAMON's\n"
+"paddr operations: ops:paddr in features), whoever maps it: all of RAM, or\n"
+"the --region ranges.  It takes no PID or COMMAND, and records until\n"
+"--timeout runs out or a signal comes.\n"
 "\n"
 "  -s, --sample US      sampling interval in microseconds (kernel default\n"
 "                       5000)\n"
@@ -61,6 +68,11 @@ static const char record_usage[] =
 "  -c, --context NAME   configfs context name (default damo-record.PID)\n"
 "      --timeout SECONDS\n"
 "                       stop recording after this long (30, 2.5, ...)\n"
+"      --paddr          record physical memory (see above)\n"
+"      --region START-END\n"
+"                       with --paddr: a physical address range to record\n"
+"                       (bytes, decimal or 0x hexadecimal, END exclusive)\n"
+"                       instead of all of RAM; repeatable\n"
 "  -l, --rbuf LEN       accepted for compatibility, ignored\n"
 "  -h, --help\n"
 "\n"
@@ -89,6 +101,8 @@ struct recorder {
 	char *ctx;		/* the context directory, once made */
 	char **targets;		/* its target directories, as made */
 	size_t nr_targets;
+	char **regions;		/* --region directories, as made */
+	size_t nr_regions;
 	bool on;
 	pid_t child;		/* a command we started */
 	int child_status;
@@ -156,7 +170,13 @@ static void cleanup(struct recorder *rc)
 
 	if (rc->on)
 		set_attr(rc->ctx, "state", "off");
-	/* newest first; region-less targets leave only default groups */
+	/* newest first; then targets are left with only default groups */
+	while (rc->nr_regions) {
+		t = rc->regions[--rc->nr_regions];
+		if (rmdir(t))
+			damo_err("removing %s: %s", t, strerror(errno));
+		free(t);
+	}
 	while (rc->nr_targets) {
 		t = rc->targets[--rc->nr_targets];
 		if (rmdir(t))
@@ -165,8 +185,10 @@ static void cleanup(struct recorder *rc)
 	}
 	if (rc->ctx && rmdir(rc->ctx))
 		damo_err("removing %s: %s", rc->ctx, strerror(errno));
+	free(rc->regions);
 	free(rc->targets);
 	free(rc->ctx);
+	rc->regions = NULL;
 	rc->targets = NULL;
 	rc->ctx = NULL;
 }
@@ -296,6 +318,9 @@ struct record_opts {
 	int nr_pids;			/* 0: a command */
 	char **cmd;			/* else the command */
 	int nr_cmd;
+	bool paddr;			/* neither: physical memory */
+	struct rec_region *regions;	/* --region: [start, end) each */
+	size_t nr_regions;
 };
 
 static const struct num_rule decimal = {
@@ -373,6 +398,51 @@ static int opt_timeout(const struct damo_opt *o, const char *arg, int argc,
 	return 0;
 }
 
+/* --region START-END: a physical range, not overlapping the others. */
+static int opt_region(const struct damo_opt *opt, const char *arg, int argc,
+		      char **argv)
+{
+	struct record_opts *o = opt->value;
+	const char *dash = strchr(arg, '-');
+	uint64_t s, e;
+	char *start;
+	size_t i;
+	int r;
+
+	(void)argc;
+	(void)argv;
+	if (!dash) {
+		damo_err("--region: '%s' is not START-END", arg);
+		return -EINVAL;
+	}
+	start = xasprintf("%.*s", (int)(dash - arg), arg);
+	r = parse_u64_any(start, &s) || parse_u64_any(dash + 1, &e);
+	free(start);
+	if (r) {
+		damo_err("--region: '%s' is not START-END (bytes, decimal or 0x hexadecimal)",
+			 arg);
+		return -EINVAL;
+	}
+	if (s >= e) {
+		damo_err("--region: '%s': the end is not above the start", arg);
+		return -EINVAL;
+	}
+	for (i = 0; i < o->nr_regions; i++)
+		if (s < o->regions[i].end && o->regions[i].start < e) {
+			damo_err("--region: '%s' overlaps %#llx-%#llx", arg,
+				 (unsigned long long)o->regions[i].start,
+				 (unsigned long long)o->regions[i].end);
+			return -EINVAL;
+		}
+	o->regions = xrealloc(o->regions,
+			      (o->nr_regions + 1) * sizeof(*o->regions));
+	o->regions[o->nr_regions].start = s;
+	o->regions[o->nr_regions].end = e;
+	o->regions[o->nr_regions].nr_accesses = 0;
+	o->nr_regions++;
+	return 0;
+}
+
 /* A target for the pid arg; checked now, so that a typo makes nothing. */
 static int add_pid(struct record_opts *o, const char *arg)
 {
@@ -427,6 +497,8 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 		OPT_CALL(0, "format", &o->format, rec_opt_format),
 		OPT_CALL(0, "timeout", &o->timeout, opt_timeout),
 		OPT_U64('l', "rbuf", &o->rbuf, &decimal, NULL),
+		OPT_SET(0, "paddr", &o->paddr),
+		OPT_CALL(0, "region", o, opt_region),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -448,6 +520,17 @@ static int record_parse(int argc, char **argv, struct record_opts *o)
 	r = opts_parse(argc, argv, opts, record_usage, true);
 	if (r != OPTS_GO_ON)
 		return r;
+	if (o->paddr && optind < argc) {
+		damo_err("record: --paddr records physical memory: no PID or command ('%s')",
+			 argv[optind]);
+		return 1;
+	}
+	if (o->nr_regions && !o->paddr) {
+		damo_err("record: --region is for --paddr");
+		return 1;
+	}
+	if (o->paddr)
+		return OPTS_GO_ON;
 	if (optind == argc) {
 		damo_err("record: no target (a PID or a command)");
 		fputs(record_usage, stderr);
@@ -574,6 +657,65 @@ static int make_targets(struct recorder *rc, size_t nr)
 	return 0;
 }
 
+/* Whether configfs's features list word; -1 if it cannot be read. */
+static int cfs_has_feature(const char *word)
+{
+	char *path = xasprintf("%s/features", cfs_root()), *buf, *w, *save;
+	size_t len;
+	int r = read_whole(path, &buf, &len);
+
+	if (r) {
+		damo_err("reading %s: %s", path, strerror(-r));
+		free(path);
+		return -1;
+	}
+	free(path);
+	r = 0;
+	for (w = strtok_r(buf, " \t\n", &save); w && !r;
+	     w = strtok_r(NULL, " \t\n", &save))
+		r = !strcmp(w, word);
+	free(buf);
+	return r;
+}
+
+/* --paddr: this kernel must have the paddr operations; 0 or -1, said. */
+static int check_paddr(void)
+{
+	int r = cfs_has_feature("ops:paddr");
+
+	if (!r)
+		damo_err("--paddr: this kernel's DAMON cannot monitor physical memory (no ops:paddr in %s/features; CONFIG_DAMON_PADDR)",
+			 cfs_root());
+	return r == 1 ? 0 : -1;
+}
+
+/* --region: a region directory each, in the one target. */
+static int make_regions(struct recorder *rc, const struct record_opts *o)
+{
+	char buf[32], *d;
+	size_t i;
+
+	rc->regions = xcalloc(o->nr_regions, sizeof(*rc->regions));
+	for (i = 0; i < o->nr_regions; i++) {
+		d = xasprintf("%s/regions/%zu", rc->targets[0], i);
+		if (mkdir(d, DAMO_DIR_MODE)) {
+			damo_err("making %s: %s", d, strerror(errno));
+			free(d);
+			return -1;
+		}
+		rc->regions[rc->nr_regions++] = d;
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)o->regions[i].start);
+		if (set_attr(d, "start", buf))
+			return -1;
+		snprintf(buf, sizeof(buf), "%llu",
+			 (unsigned long long)o->regions[i].end);
+		if (set_attr(d, "end", buf))
+			return -1;
+	}
+	return 0;
+}
+
 /* The context with the options' attributes, and its target directories. */
 static int make_context(struct recorder *rc, const struct record_opts *o)
 {
@@ -589,6 +731,8 @@ static int make_context(struct recorder *rc, const struct record_opts *o)
 		rc->ctx = NULL;
 		return -1;
 	}
+	if (o->paddr && set_attr(rc->ctx, "operations", "paddr"))
+		return -1;
 	for (i = 0; i < NR_ATTR_OPTS; i++) {
 		if (!o->given[i])
 			continue;
@@ -604,34 +748,45 @@ static int make_context(struct recorder *rc, const struct record_opts *o)
 	rc->rec.aggr_us = aggr_us;
 	rc->rec.has_intervals = true;
 	rc->poll_us = poll_interval(aggr_us);
-	return make_targets(rc, o->nr_pids ? (size_t)o->nr_pids : 1);
+	if (make_targets(rc, o->nr_pids ? (size_t)o->nr_pids : 1))
+		return -1;
+	return o->nr_regions ? make_regions(rc, o) : 0;
 }
 
-static void say_started(const struct recorder *rc, const char *ctxname)
+static void say_started(const struct recorder *rc, const struct record_opts *o)
 {
 	size_t i;
 
+	if (o->paddr) {
+		fprintf(stderr, "%s: recording physical memory (%s) to %s (context %s)\n",
+			damo_prog, o->nr_regions ? "the --region ranges" :
+			"all of RAM", rc->out, o->ctxname);
+		return;
+	}
 	fprintf(stderr, "%s: recording pid%s", damo_prog,
 		rc->nr_targets > 1 ? "s" : "");
 	for (i = 0; i < rc->nr_targets; i++)
 		fprintf(stderr, " %llu", (unsigned long long)rc->tasks[i].pid);
-	fprintf(stderr, " to %s (context %s)\n", rc->out, ctxname);
+	fprintf(stderr, " to %s (context %s)\n", rc->out, o->ctxname);
 }
 
-/* Start the command if there is one, set the pids, turn the context on. */
+/*
+ * Start the command if there is one, set the pids, turn the context on.
+ * --paddr: the target has no pid (0 in the record).
+ */
 static int start_targets(struct recorder *rc, const struct record_opts *o)
 {
 	char buf[32];
 	size_t i;
 
-	if (!o->nr_pids) {
+	if (!o->nr_pids && !o->paddr) {
 		rc->child = start_command(o->cmd, o->nr_cmd);
 		if (rc->child < 0) {
 			rc->child = 0;
 			return -1;
 		}
 	}
-	for (i = 0; i < rc->nr_targets; i++) {
+	for (i = 0; i < rc->nr_targets && !o->paddr; i++) {
 		rc->tasks[i].pid = o->nr_pids ? o->pids[i] : rc->child;
 		snprintf(buf, sizeof(buf), "%llu",
 			 (unsigned long long)rc->tasks[i].pid);
@@ -642,7 +797,7 @@ static int start_targets(struct recorder *rc, const struct record_opts *o)
 		return -1;
 	rc->on = true;
 	rc->started_ns = now_ns();
-	say_started(rc, o->ctxname);
+	say_started(rc, o);
 	return 0;
 }
 
@@ -925,10 +1080,11 @@ int cmd_record(int argc, char **argv)
 	int r;
 
 	r = record_parse(argc, argv, &o);
-	if (r == OPTS_GO_ON && cfs_check())
+	if (r == OPTS_GO_ON && (cfs_check() || (o.paddr && check_paddr())))
 		r = 1;
 	if (r != OPTS_GO_ON) {
 		free(o.pids);
+		free(o.regions);
 		return r;
 	}
 	if (!o.ctxname)
@@ -940,5 +1096,6 @@ int cmd_record(int argc, char **argv)
 	r = record(&rc, &o);
 	free(defname);
 	free(o.pids);
+	free(o.regions);
 	return r ? 1 : 0;
 }

@@ -95,7 +95,8 @@ static void applier_free(struct applier *ap)
 	free_names(ap->turned_on, ap->nr_on);
 }
 
-/* Write n's attributes (all but a context's state; targets: pid). */
+/* Write n's attributes (all but a context's state; targets: pid), but
+ * not the defaults: empty strings, and unused files older kernels lack. */
 static int apply_attrs(struct applier *ap, const struct conf_node *n,
 		       const char *dir)
 {
@@ -103,6 +104,7 @@ static int apply_attrs(struct applier *ap, const struct conf_node *n,
 
 	for (i = 0; i < n->nr_attrs; i++) {
 		const struct conf_attr *a = &n->attrs[i];
+		const char *unused = conf_attr_unused(n->kind, a->key);
 
 		if (n->kind == CK_CONTEXT && !strcmp(a->key, "state"))
 			continue;
@@ -110,6 +112,8 @@ static int apply_attrs(struct applier *ap, const struct conf_node *n,
 			continue;	/* resolved pids: apply_node */
 		if (!*a->value)
 			continue;	/* an empty string: the default */
+		if (unused && !strcmp(a->value, unused))
+			continue;	/* perhaps a file this kernel lacks */
 		if (do_write(ap, dir, a->key, a->value, a->line))
 			return -1;
 	}

@@ -20,9 +20,19 @@ struct save_opts {
 	bool json;
 };
 
+static bool attr_exists(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	bool r = !access(p, F_OK);
+
+	free(p);
+	return r;
+}
+
 static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 {
 	const char *const *a;
+	const char *unused;
 	char buf[CFS_ATTR_MAX];
 
 	for (a = conf_kind_attrs(n->kind); *a; a++) {
@@ -31,10 +41,16 @@ static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 		if (n->kind == CK_CONTEXT && !strcmp(*a, "state") &&
 		    !with_state)
 			continue;
+		/* a file older kernels lack: only if there and used */
+		unused = conf_attr_unused(n->kind, *a);
+		if (unused && !attr_exists(dir, *a))
+			continue;
 		if (get_attr(dir, *a, buf, sizeof(buf)))
 			return -1;
 		if (n->kind == CK_TARGET && !strcmp(buf, "-1"))
 			continue;	/* no pid set */
+		if (unused && !strcmp(buf, unused))
+			continue;
 		conf_set(n, *a, buf, 0);
 	}
 	return 0;
@@ -52,22 +68,15 @@ static int save_children(struct conf_node *parent, const char *dir,
 	size_t nr, i;
 	int r;
 
-	r = list_dirs(sub, &names, &nr);
+	r = k == CK_FILTER ? list_dirs_created(sub, &names, &nr) :
+		list_dirs(sub, &names, &nr);
 	if (r) {
 		damo_err("listing %s: %s", sub, strerror(-r));
 		free(sub);
 		return -1;
 	}
-	if (k == CK_FILTER) {
-		for (i = 0; i < nr / 2; i++) {
-			char *t = names[i];
-
-			names[i] = names[nr - 1 - i];
-			names[nr - 1 - i] = t;
-		}
-	} else if (nr) {
+	if (k != CK_FILTER && nr)
 		qsort(names, nr, sizeof(*names), name_cmp);
-	}
 	for (i = 0; i < nr && !r; i++) {
 		struct conf_node *c = conf_add_child(parent, k, names[i], 0);
 		char *p = xasprintf("%s/%s", sub, names[i]);

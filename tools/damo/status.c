@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * damo status: every context of the configfs tree on one screen, with its
- * state, kdamond, targets (and their regions) and schemes (their stats and
- * quota), as text or as JSON (the schema is in Documentation/damo.1).
+ * state, kdamond, targets (and their regions) and schemes (their stats,
+ * quota and filters), as text or as JSON (the schema is in
+ * Documentation/damo.1).
  *
  * It only reads files, so a stand-in tree ($DAMO_CONFIGFS) will do.  The
  * whole tree is read before anything is printed: a file that cannot be
@@ -47,11 +48,23 @@ _Static_assert(ARRAY_SIZE(scheme_files) == NR_SCHEME_FILES + 1, "scheme_files");
 _Static_assert(ARRAY_SIZE(stats_files) == NR_STATS_FILES + 1, "stats_files");
 _Static_assert(ARRAY_SIZE(quota_files) == NR_QUOTA_FILES + 1, "quota_files");
 
+/* A filter: its type, and the files that type uses. */
+struct st_filter {
+	char *name;
+	char type[ST_VALUE_MAX];
+	char matching[ST_VALUE_MAX];
+	char addr_start[ST_VALUE_MAX], addr_end[ST_VALUE_MAX];	/* addr */
+	char *text;	/* target: the target's name; memcg: memcg_path */
+};
+
 struct st_scheme {
 	char *name;
 	char v[NR_SCHEME_FILES][ST_VALUE_MAX];
+	char target_nid[ST_VALUE_MAX];	/* migrate actions only */
 	char stats[NR_STATS_FILES][ST_VALUE_MAX];
 	char quotas[NR_QUOTA_FILES][ST_VALUE_MAX];
+	struct st_filter *filters;	/* in creation order */
+	size_t nr_filters;
 };
 
 static const char *const context_files[] = {
@@ -80,13 +93,25 @@ struct st_context {
 static bool is_word_file(const char *name)
 {
 	return !strcmp(name, "state") || !strcmp(name, "operations") ||
-		!strcmp(name, "action");
+		!strcmp(name, "action") || !strcmp(name, "type") ||
+		!strcmp(name, "matching");
 }
 
 /* Files where -1 means none. */
 static bool may_be_none(const char *name)
 {
-	return !strcmp(name, "pid") || !strcmp(name, "kdamond_pid");
+	return !strcmp(name, "pid") || !strcmp(name, "kdamond_pid") ||
+		!strcmp(name, "target_nid");
+}
+
+/* The text file a filter of type uses (a name, a path), or NULL. */
+static const char *filter_text_file(const char *type)
+{
+	if (!strcmp(type, "target"))
+		return "target";
+	if (!strcmp(type, "memcg"))
+		return "memcg_path";
+	return NULL;
 }
 
 /* dir/name into v: a word, or a number that status prints as one. */
@@ -166,15 +191,65 @@ static int read_target(const char *dir, struct st_target *t)
 	return count_regions(dir, &t->nr_regions);
 }
 
+/* A filter's type and matching, and the files its type uses. */
+static int read_filter(const char *dir, struct st_filter *fl)
+{
+	const char *file;
+	char buf[CFS_ATTR_MAX];
+
+	if (read_value(dir, "type", fl->type) ||
+	    read_value(dir, "matching", fl->matching))
+		return -1;
+	if (!strcmp(fl->type, "addr") &&
+	    (read_value(dir, "addr_start", fl->addr_start) ||
+	     read_value(dir, "addr_end", fl->addr_end)))
+		return -1;
+	file = filter_text_file(fl->type);
+	if (file) {
+		if (get_attr(dir, file, buf, sizeof(buf)))
+			return -1;
+		fl->text = xstrdup(buf);
+	}
+	return 0;
+}
+
+static int read_filters(const char *dir, struct st_scheme *s)
+{
+	char *sub = xasprintf("%s/filters", dir), **names, *p;
+	size_t nr, i;
+	int r = list_dirs_created(sub, &names, &nr);
+
+	if (r) {
+		damo_err("listing %s: %s", sub, strerror(-r));
+		free(sub);
+		return -1;
+	}
+	s->filters = xcalloc(nr, sizeof(*s->filters));
+	for (i = 0; i < nr && !r; i++) {
+		s->filters[i].name = xstrdup(names[i]);
+		s->nr_filters++;
+		p = xasprintf("%s/%s", sub, names[i]);
+		r = read_filter(p, &s->filters[i]);
+		free(p);
+	}
+	free_names(names, nr);
+	free(sub);
+	return r;
+}
+
 static int read_scheme(const char *dir, struct st_scheme *s)
 {
 	char *stats = xasprintf("%s/stats", dir);
 	char *quotas = xasprintf("%s/quotas", dir);
 	int r = -1;
 
+	/* target_nid only where it matters: older kernels lack it */
 	if (!read_files(dir, scheme_files, s->v) &&
+	    (!conf_action_migrates(s->v[S_ACTION]) ||
+	     !read_value(dir, "target_nid", s->target_nid)) &&
 	    !read_files(stats, stats_files, s->stats) &&
-	    !read_files(quotas, quota_files, s->quotas))
+	    !read_files(quotas, quota_files, s->quotas) &&
+	    !read_filters(dir, s))
 		r = 0;
 	free(stats);
 	free(quotas);
@@ -214,6 +289,18 @@ static int read_context(const char *dir, struct st_context *c)
 	return r;
 }
 
+static void free_scheme(struct st_scheme *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_filters; i++) {
+		free(s->filters[i].name);
+		free(s->filters[i].text);
+	}
+	free(s->filters);
+	free(s->name);
+}
+
 static void free_contexts(struct st_context *c, size_t nr)
 {
 	size_t i, k;
@@ -222,7 +309,7 @@ static void free_contexts(struct st_context *c, size_t nr)
 		for (k = 0; k < c[i].nr_targets; k++)
 			free(c[i].targets[k].name);
 		for (k = 0; k < c[i].nr_schemes; k++)
-			free(c[i].schemes[k].name);
+			free_scheme(&c[i].schemes[k]);
 		free(c[i].targets);
 		free(c[i].schemes);
 		free(c[i].name);
@@ -300,7 +387,13 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s, bool raw)
 	uint64_t qms = num(s->quotas[Q_MS]), qbytes = num(s->quotas[Q_BYTES]);
 	uint64_t n;
 
-	fprintf(f, "  scheme %s: %s, ", s->name, s->v[S_ACTION]);
+	fprintf(f, "  scheme %s: %s", s->name, s->v[S_ACTION]);
+	if (conf_action_migrates(s->v[S_ACTION]) &&
+	    !strcmp(s->target_nid, "-1"))
+		fputs(" to no node", f);
+	else if (conf_action_migrates(s->v[S_ACTION]))
+		fprintf(f, " to node %s", s->target_nid);
+	fputs(", ", f);
 	if (apply) {
 		fputs("every ", f);
 		put_fig(f, apply, FIG_US, raw);
@@ -336,6 +429,20 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s, bool raw)
 	n = num(s->stats[ST_QT_EXCEEDS]);
 	fprintf(f, ", exceeded %llu time%s\n", (unsigned long long)n,
 		plural(n));
+}
+
+/* What a filter keeps out of the scheme's action. */
+static void put_filter_text(FILE *f, const struct st_filter *fl)
+{
+	fprintf(f, "    filter %s: excludes %s%s", fl->name,
+		strcmp(fl->matching, "Y") ? "all but " : "", fl->type);
+	if (!strcmp(fl->type, "addr"))
+		fprintf(f, " [%s, %s)", fl->addr_start, fl->addr_end);
+	else if (fl->text && *fl->text)
+		fprintf(f, " %s", fl->text);
+	else if (fl->text)
+		fprintf(f, " (no %s)", filter_text_file(fl->type));
+	fputc('\n', f);
 }
 
 static void put_context_text(FILE *f, const struct st_context *c, bool raw)
@@ -376,17 +483,54 @@ static void put_context_text(FILE *f, const struct st_context *c, bool raw)
 	}
 	if (!c->nr_schemes)
 		fputs("  no schemes\n", f);
-	for (k = 0; k < c->nr_schemes; k++)
-		put_scheme_text(f, &c->schemes[k], raw);
+	for (k = 0; k < c->nr_schemes; k++) {
+		const struct st_scheme *s = &c->schemes[k];
+		size_t i;
+
+		put_scheme_text(f, s, raw);
+		for (i = 0; i < s->nr_filters; i++)
+			put_filter_text(f, &s->filters[i]);
+	}
 }
 
 /* ------------------------------------------------------------ JSON */
 
-/* "key": a number, or null for -1 */
+/* "key": a number, or null for -1 or NULL */
 static void put_json_num(FILE *f, const char *key, const char *v, bool last)
 {
-	fprintf(f, "\"%s\": %s%s", key, strcmp(v, "-1") ? v : "null",
+	fprintf(f, "\"%s\": %s%s", key, v && strcmp(v, "-1") ? v : "null",
 		last ? "" : ", ");
+}
+
+/* "key": a string, or null for NULL */
+static void put_json_str(FILE *f, const char *key, const char *v, bool last)
+{
+	json_put_key(f, key);
+	if (v)
+		json_put_str(f, v);
+	else
+		fputs("null", f);
+	if (!last)
+		fputs(", ", f);
+}
+
+/* A filter; the files its type does not use are null. */
+static void put_filter_json(FILE *f, const struct st_filter *fl)
+{
+	bool addr = !strcmp(fl->type, "addr");
+
+	fputs("{\"name\": ", f);
+	json_put_str(f, fl->name);
+	fputs(", ", f);
+	put_json_str(f, "type", fl->type, false);
+	put_json_str(f, "matching", fl->matching, false);
+	put_json_num(f, "addr_start", addr ? fl->addr_start : NULL, false);
+	put_json_num(f, "addr_end", addr ? fl->addr_end : NULL, false);
+	put_json_str(f, "target", strcmp(fl->type, "target") ? NULL : fl->text,
+		     false);
+	put_json_str(f, "memcg_path",
+		     strcmp(fl->type, "memcg") ? NULL : fl->text, true);
+	fputc('}', f);
 }
 
 static void put_json_group(FILE *f, const char *key,
@@ -403,7 +547,7 @@ static void put_json_group(FILE *f, const char *key,
 
 static void put_context_json(FILE *f, const struct st_context *c)
 {
-	size_t k;
+	size_t k, i;
 
 	fputs("    {\"name\": ", f);
 	json_put_str(f, c->name);
@@ -438,12 +582,20 @@ static void put_context_json(FILE *f, const struct st_context *c)
 		fputs(", \"action\": ", f);
 		json_put_str(f, s->v[S_ACTION]);
 		fputs(", ", f);
-		put_json_num(f, "apply_interval_us", s->v[S_APPLY_US], true);
+		put_json_num(f, "apply_interval_us", s->v[S_APPLY_US], false);
+		put_json_num(f, "target_nid",
+			     conf_action_migrates(s->v[S_ACTION]) ?
+			     s->target_nid : NULL, true);
 		fputs(",\n        ", f);
 		put_json_group(f, "stats", stats_files, s->stats);
 		fputs(",\n        ", f);
 		put_json_group(f, "quotas", quota_files, s->quotas);
-		fputc('}', f);
+		fputs(",\n        \"filters\": [", f);
+		for (i = 0; i < s->nr_filters; i++) {
+			fputs(i ? ",\n          " : "\n          ", f);
+			put_filter_json(f, &s->filters[i]);
+		}
+		fputs("]}", f);
 	}
 	fputs("]}", f);
 }
@@ -455,7 +607,8 @@ static const char status_usage[] =
 "\n"
 "Show every DAMON context of " DAMO_CONFIGFS " ($DAMO_CONFIGFS):\n"
 "its state, kdamond, intervals, targets with their number of regions (in\n"
-"the latest snapshot), and schemes with their statistics and quota.\n"
+"the latest snapshot), and schemes with their statistics, quota and\n"
+"filters.\n"
 "\n"
 "      --json           the same as JSON (schema: man damo)\n"
 "      --raw-numbers    sizes in bytes and times in us as plain integers\n"

@@ -119,6 +119,24 @@ int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+int parse_s64(const char *s, int64_t *v)
+{
+	bool neg = *s == '-';
+	uint64_t u;
+	int e;
+
+	if (neg && s[1] == '+')
+		return -EINVAL;
+	e = parse_u64(s + neg, &u);
+	if (e)
+		return e;
+	if (u > (uint64_t)INT64_MAX + neg)
+		return -ERANGE;
+	/* -(u - 1) - 1: INT64_MIN too, without overflow */
+	*v = neg && u ? -(int64_t)(u - 1) - 1 : (int64_t)u;
+	return 0;
+}
+
 #define U64_BITS		64
 #define HEX_DIGIT_BITS		4
 
@@ -321,6 +339,24 @@ int list_dirs(const char *dir, char ***namesp, size_t *nrp)
 		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
+	*namesp = names;
+	*nrp = nr;
+	return 0;
+}
+
+int list_dirs_created(const char *dir, char ***namesp, size_t *nrp)
+{
+	char **names, *t;
+	size_t i, nr;
+	int r = list_dirs(dir, &names, &nr);
+
+	if (r)
+		return r;
+	for (i = 0; i < nr / 2; i++) {
+		t = names[i];
+		names[i] = names[nr - 1 - i];
+		names[nr - 1 - i] = t;
+	}
 	*namesp = names;
 	*nrp = nr;
 	return 0;

@@ -11,7 +11,8 @@
 
 #include "damo.h"
 
-enum vtype { V_U64, V_WORD, V_BOOL, V_NAME, V_TEXT };
+/* V_NID: a NUMA node, min..max, or NID_NONE */
+enum vtype { V_U64, V_NID, V_WORD, V_BOOL, V_NAME, V_TEXT, V_PATH };
 
 struct attr_rule {
 	enum conf_kind kind;
@@ -24,16 +25,23 @@ struct attr_rule {
 static const char *const ops_words[] = { "vaddr", "fvaddr", "paddr", NULL };
 static const char *const state_words[] = { "on", "off", NULL };
 static const char *const action_words[] = {
-	"willneed", "cold", "pageout", "hugepage", "nohugepage", "stat", NULL,
+	"willneed", "cold", "pageout", "hugepage", "nohugepage", "stat",
+	"lru_prio", "lru_deprio", "migrate_hot", "migrate_cold", NULL,
 };
+/* the actions of action_words that move memory to the scheme's target_nid */
+#define MIGRATE_ACTION_PREFIX	"migrate_"
 static const char *const metric_words[] = { "none", "free_mem_rate", NULL };
-static const char *const ftype_words[] = { "anon", "addr", "target", NULL };
+static const char *const ftype_words[] = {
+	"anon", "addr", "target", "memcg", "young", NULL,
+};
 
 /* The kernel's limits on some values. */
 #define NR_REGIONS_MIN		3
 #define NR_REGIONS_MAX		100000
 #define QUOTA_WEIGHT_MAX	10000
 #define WMARK_PERMIL_MAX	1000	/* watermarks are per thousand */
+#define NID_NONE		-1	/* target_nid: no node */
+#define NID_MAX			1023	/* MAX_NUMNODES is at most 1024 */
 
 #define U64M	UINT64_MAX
 #define U32M	UINT32_MAX
@@ -55,6 +63,7 @@ static const struct attr_rule rules[] = {
 	{ CK_REGION, "end", V_U64, 0, U64M, NULL },
 	{ CK_SCHEME, "action", V_WORD, 0, 0, action_words },
 	{ CK_SCHEME, "apply_interval_us", V_U64, 0, U64M, NULL },
+	{ CK_SCHEME, "target_nid", V_NID, 0, NID_MAX, NULL },
 	{ CK_PATTERN, "min_size_bytes", V_U64, 0, U64M, NULL },
 	{ CK_PATTERN, "max_size_bytes", V_U64, 0, U64M, NULL },
 	{ CK_PATTERN, "min_nr_accesses", V_U64, 0, U32M, NULL },
@@ -77,6 +86,7 @@ static const struct attr_rule rules[] = {
 	{ CK_FILTER, "addr_start", V_U64, 0, U64M, NULL },
 	{ CK_FILTER, "addr_end", V_U64, 0, U64M, NULL },
 	{ CK_FILTER, "target", V_NAME, 0, 0, NULL },
+	{ CK_FILTER, "memcg_path", V_PATH, 0, 0, NULL },
 };
 
 /* What the kernel's kstrtobool() takes. */
@@ -98,7 +108,13 @@ bool conf_attr_numeric(enum conf_kind k, const char *key)
 {
 	const struct attr_rule *r = rule_of(k, key);
 
-	return r && r->type == V_U64;
+	return r && (r->type == V_U64 || r->type == V_NID);
+}
+
+bool conf_action_migrates(const char *action)
+{
+	return action && !strncmp(action, MIGRATE_ACTION_PREFIX,
+				  strlen(MIGRATE_ACTION_PREFIX));
 }
 
 static bool is_one_of(const char *const *words, const char *s)
@@ -126,6 +142,28 @@ static int check_u64(const struct attr_rule *r, const struct conf_attr *a,
 			    "%s: %s is out of range %llu..%llu", a->key,
 			    a->value, (unsigned long long)r->min,
 			    (unsigned long long)r->max);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_nid(const struct attr_rule *r, const struct conf_attr *a,
+		     char *err, size_t len)
+{
+	int64_t v;
+	int e = parse_s64(a->value, &v);
+
+	if (e == -EINVAL) {
+		conf_seterr(err, len, a->line,
+			    "%s: '%s' is not a decimal number", a->key,
+			    a->value);
+		return -1;
+	}
+	if (e || (v != NID_NONE &&
+		  (v < (int64_t)r->min || v > (int64_t)r->max))) {
+		conf_seterr(err, len, a->line,
+			    "%s: %s is out of range %d..%llu", a->key,
+			    a->value, NID_NONE, (unsigned long long)r->max);
 		return -1;
 	}
 	return 0;
@@ -160,6 +198,8 @@ static int check_attr(const struct conf_node *n, const struct conf_attr *a,
 	switch (r->type) {
 	case V_U64:
 		return check_u64(r, a, err, len);
+	case V_NID:
+		return check_nid(r, a, err, len);
 	case V_WORD:
 		return check_word(r, a, err, len);
 	case V_BOOL:
@@ -180,6 +220,14 @@ static int check_attr(const struct conf_node *n, const struct conf_attr *a,
 		if (*a->value)
 			return 0;
 		conf_seterr(err, len, a->line, "%s: empty", a->key);
+		return -1;
+	case V_PATH:
+		/* a cgroup's, from the root of cgroup v2; empty: none */
+		if (!*a->value || a->value[0] == '/')
+			return 0;
+		conf_seterr(err, len, a->line,
+			    "%s: '%s' is not a path from the cgroup root (starting with '/')",
+			    a->key, a->value);
 		return -1;
 	}
 	return 0;
@@ -304,9 +352,23 @@ static int check_target(const struct conf_node *c, const struct conf_node *t,
 			char *err, size_t len)
 {
 	const char *ops = conf_get(c, "operations");
+	bool paddr = ops && !strcmp(ops, "paddr");
+	bool has_pid = conf_get(t, "pid") || conf_get(t, "command") ||
+		conf_get(t, "unit");
 
-	if (!conf_get(t, "pid") && !conf_get(t, "command") &&
-	    !conf_get(t, "unit")) {
+	/* paddr: physical memory, one target without a process */
+	if (paddr && has_pid) {
+		conf_seterr(err, len, t->line,
+			    "target %s: paddr takes no pid, command or unit",
+			    t->name);
+		return -1;
+	}
+	if (paddr && find_child(c, CK_TARGET, NULL) != t) {
+		conf_seterr(err, len, t->line,
+			    "target %s: paddr takes only one target", t->name);
+		return -1;
+	}
+	if (!paddr && !has_pid) {
 		conf_seterr(err, len, t->line,
 			    "target %s: needs a pid, command or unit to be on",
 			    t->name);
@@ -357,11 +419,36 @@ static int check_wmarks(const struct conf_node *s, char *err, size_t len)
 	return -1;
 }
 
-/* An addr filter's range, a target filter's target (of context c). */
+/* The line of key in n if it is set there, else that of alt. */
+static int line_of_either(const struct conf_node *n, const char *key,
+			  const char *alt)
+{
+	return line_of(n, conf_get_attr(n, key) ? key : alt);
+}
+
+/* A migrate action's node (whether it has memory, only "on" can tell). */
+static int check_target_nid(const struct conf_node *s, char *err, size_t len)
+{
+	const char *action = conf_get(s, "action");
+	const char *nid = conf_get(s, "target_nid");
+	int64_t v;
+
+	if (!conf_action_migrates(action) ||
+	    (nid && !parse_s64(nid, &v) && v >= 0))
+		return 0;
+	conf_seterr(err, len, line_of_either(s, "target_nid", "action"),
+		    "scheme %s: %s needs a target_nid (a node, not -1)",
+		    s->name, action);
+	return -1;
+}
+
+/* An addr filter's range, a target filter's target (of context c), a
+ * memcg filter's cgroup (whether it exists, only "on" can tell). */
 static int check_filter(const struct conf_node *c, const struct conf_node *f,
 			char *err, size_t len)
 {
 	const char *type = conf_get(f, "type"), *tn = conf_get(f, "target");
+	const char *mp = conf_get(f, "memcg_path");
 
 	if (type && !strcmp(type, "addr") &&
 	    num(f, "addr_start", 0) >= num(f, "addr_end", 0)) {
@@ -375,6 +462,11 @@ static int check_filter(const struct conf_node *c, const struct conf_node *f,
 		conf_seterr(err, len, line_of(f, "target"),
 			    "filter %s: target '%s' is not a target of context %s",
 			    f->name, tn ? tn : "", c->name);
+		return -1;
+	}
+	if (type && !strcmp(type, "memcg") && (!mp || !*mp)) {
+		conf_seterr(err, len, line_of_either(f, "memcg_path", "type"),
+			    "filter %s: memcg needs a memcg_path", f->name);
 		return -1;
 	}
 	return 0;
@@ -400,7 +492,8 @@ static int check_each(const struct conf_node *c,
 static int check_scheme(const struct conf_node *c, const struct conf_node *s,
 			char *err, size_t len)
 {
-	if (check_pattern(s, err, len) || check_wmarks(s, err, len))
+	if (check_target_nid(s, err, len) || check_pattern(s, err, len) ||
+	    check_wmarks(s, err, len))
 		return -1;
 	return check_each(c, s, CK_FILTER, check_filter, err, len);
 }

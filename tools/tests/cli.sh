@@ -1186,7 +1186,25 @@ sv_files() {
 	for kv; do echo "${kv#*=}" > "$d/${kv%%=*}"; done
 }
 
-# A stand-in tree with every kind of block, restorable: $1 the root.
+# sv_scheme DIR KEY=VALUE...: a stand-in scheme, its groups at their
+# defaults
+sv_scheme() {
+	local s=$1
+	shift
+	sv_files "$s" "$@"
+	sv_files "$s/access_pattern" min_size_bytes=0 \
+		max_size_bytes=18446744073709551615 min_nr_accesses=0 \
+		max_nr_accesses=4294967295 min_age=0 max_age=4294967295
+	sv_files "$s/quotas" ms=0 bytes=0 reset_interval_ms=1000 \
+		weight_size=0 weight_nr_accesses=1 weight_age=1
+	sv_files "$s/watermarks" metric=none interval_us=5000000 high=0 \
+		mid=0 low=0
+	mkdir -p "$s/filters"
+}
+
+# A stand-in tree with every kind of block, restorable: $1 the root.  The
+# vaddr context's scheme and filter lack target_nid and memcg_path, as on
+# kernels before them; the paddr context's have them, used and not.
 sv_rich_tree() {
 	local c=$1/contexts/web s=$1/contexts/web/schemes/cold
 	sv_files "$c" operations=vaddr sample_us=5000 aggr_us=100000 \
@@ -1208,12 +1226,21 @@ sv_rich_tree() {
 	sv_files "$c" operations=paddr sample_us=5000 aggr_us=100000 \
 		update_us=1000000 min_nr_regions=10 max_nr_regions=1000 state=off
 	sv_files "$c/targets/none" pid=-1
-	mkdir -p "$c/targets/none/regions" "$c/schemes"
+	mkdir -p "$c/targets/none/regions"
+	sv_scheme "$c/schemes/demote" action=migrate_cold apply_interval_us=0 \
+		target_nid=1
+	sv_files "$c/schemes/demote/filters/cg" type=memcg matching=N \
+		addr_start=0 addr_end=0 target= memcg_path=/workload.slice
+	sv_scheme "$c/schemes/warm" action=lru_prio apply_interval_us=0 \
+		target_nid=-1
+	sv_files "$c/schemes/warm/filters/busy" type=young matching=Y \
+		addr_start=0 addr_end=0 target= memcg_path=
 }
 
 # sv_replay: do in a stand-in tree what restore --dry-run printed (stdin),
 # making the files configfs makes with a directory (a context's state and
-# groups, a target's pid and regions, a scheme's filters).
+# groups, a target's pid and regions, a scheme's filters, a filter's files
+# at their defaults).
 sv_replay() {
 	local op rest
 	while read -r op rest; do
@@ -1226,6 +1253,8 @@ sv_replay() {
 			targets) echo -1 > "$rest/pid"
 				mkdir "$rest/regions" ;;
 			schemes) mkdir "$rest/filters" ;;
+			filters) sv_files "$rest" type=anon matching=Y \
+				addr_start=0 addr_end=0 target= memcg_path= ;;
 			esac ;;
 		echo)
 			mkdir -p "$(dirname "${rest##* > }")"
@@ -1249,11 +1278,21 @@ test_save_json() {
 	d = json.load(open(sys.argv[1]))
 	assert list(d) == ["contexts"], d
 	idle, web = d["contexts"]
+	schemes = idle.pop("schemes")
 	assert idle == {"name": "idle", "operations": "paddr", "sample_us": 5000,
 	                "aggr_us": 100000, "update_us": 1000000,
 	                "min_nr_regions": 10, "max_nr_regions": 1000,
 	                "targets": [{"name": "none", "regions": []}],
-	                "schemes": [], "state": "off"}, idle
+	                "state": "off"}, idle
+	# target_nid and memcg_path when used; left out at -1 and empty
+	demote, warm = schemes
+	assert [demote["action"], demote["target_nid"]] == ["migrate_cold", 1], demote
+	assert demote["filters"] == [{"name": "cg", "type": "memcg", "matching": "N",
+	                              "addr_start": 0, "addr_end": 0, "target": "",
+	                              "memcg_path": "/workload.slice"}], demote
+	assert warm["action"] == "lru_prio" and "target_nid" not in warm, warm
+	assert warm["filters"] == [{"name": "busy", "type": "young", "matching": "Y",
+	                            "addr_start": 0, "addr_end": 0, "target": ""}], warm
 	assert web["state"] == "on" and web["operations"] == "vaddr"
 	assert web["targets"] == [{"name": "app", "pid": int(sys.argv[2]), "regions": [
 	    {"name": "0", "start": 4096, "end": 8192},
@@ -1268,11 +1307,25 @@ test_save_json() {
 	assert s["filters"] == [{"name": "keep", "type": "target", "matching": "Y",
 	                         "addr_start": 0, "addr_end": 0, "target": "app"}]
 	EOF
+	# the text form alike; a kernel without the files saves without them
+	grep -q "^		target_nid 1$" "$T/sj.conf"
+	grep -q "^			memcg_path /workload.slice$" "$T/sj.conf"
+	[ "$(grep -c "target_nid\|memcg_path" "$T/sj.conf")" = 2 ]
 	# restore: the same writes from either form
 	mkdir -p "$E/contexts"
 	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj.json" > "$T/dj"
 	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj.conf" | cmp - "$T/dj"
 	grep -qx "echo on > $E/contexts/web/state" "$T/dj"
+	grep -A1 -x "echo migrate_cold > $E/contexts/idle/schemes/demote/action" "$T/dj" |
+		grep -qx "echo 0 > $E/contexts/idle/schemes/demote/apply_interval_us"
+	grep -qx "echo 1 > $E/contexts/idle/schemes/demote/target_nid" "$T/dj"
+	grep -qx "echo /workload.slice > $E/contexts/idle/schemes/demote/filters/cg/memcg_path" "$T/dj"
+	[ "$(grep -c "target_nid\|memcg_path" "$T/dj")" = 2 ]
+	# unused, written by hand: not written, so a kernel without them will do
+	sed 's/^\t\taction lru_prio$/&\n\t\ttarget_nid -1/; s/^\t\t\ttype young$/&\n\t\t\tmemcg_path/' \
+		"$T/sj.conf" > "$T/sj-unused.conf"
+	[ "$(grep -c "target_nid\|memcg_path" "$T/sj-unused.conf")" = 4 ]
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj-unused.conf" | cmp - "$T/dj"
 	# done to a stand-in tree, and saved again: the same files
 	sv_replay < "$T/dj"
 	DAMO_CONFIGFS=$E "$DAMO" save --json - | cmp - "$T/sj.json"
@@ -1314,6 +1367,9 @@ test_restore_json_errors() {
 	j b12.json '{"contexts": [{"name": "a", "sample_us": 1.5}]}'
 	j b13.json '{"contexts": [],\n "version": 1}'
 	j b14.json '{"contexts": [{"name": "a",\n "targets": [{"name": "t", "pid": 1, "unit": "u"}]}]}'
+	j b15.json '{"contexts": [{"name": "a", "operations": "paddr", "targets": [{"name": "t"}],\n "schemes": [{"name": "s", "action": "migrate_hot",\n  "target_nid": -1}],\n "state": "on"}]}'
+	j b16.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "filters": [{"name": "f", "type": "memcg",\n  "memcg_path": "workload.slice"}]}]}]}'
+	j b17.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "target_nid": 1024}]}]}'
 	for f in \
 		"b1.json:3: unknown key 'bogus' in a context object" \
 		"b2.json:3: context x is already defined on line 2" \
@@ -1328,7 +1384,10 @@ test_restore_json_errors() {
 		"b11.json:1: JSON offset 17: data after the end of the JSON value" \
 		"b12.json:1: sample_us: '1.5' is not a decimal number" \
 		"b13.json:2: unknown key 'version' at the top level" \
-		"b14.json:2: target t: give only one of pid, command and unit"; do
+		"b14.json:2: target t: give only one of pid, command and unit" \
+		"b15.json:3: scheme s: migrate_hot needs a target_nid (a node, not -1)" \
+		"b16.json:3: memcg_path: 'workload.slice' is not a path from the cgroup root" \
+		"b17.json:2: target_nid: 1024 is out of range -1..1023"; do
 		DAMO_CONFIGFS=$E expect_quiet_fail "$T/$f" \
 			"$DAMO" restore --dry-run "$T/${f%%:*}"
 	done
@@ -1376,12 +1435,61 @@ test_status_standin() {
 		sz_applied=0 qt_exceeds=0
 	w "$c/schemes/s2/quotas" ms=0 bytes=0 reset_interval_ms=1000 \
 		effective_bytes=0
+	# filters, one a scheme (a stand-in lists several in no set order);
+	# web's, as on kernels before them, have no memcg_path or target_nid
+	mkdir -p "$c/schemes/reclaim/filters/keep" "$c/schemes/s2/filters"
+	w "$c/schemes/reclaim/filters/keep" type=target matching=N \
+		addr_start=0 addr_end=0 target=app
+	# physical memory: the node of migrate actions, memcg, young, addr
+	# filters; target_nid is read for migrate actions only
+	local p=$R/contexts/phys sc
+	mkdir -p "$p/targets/ram" "$p/schemes"
+	w "$p" state=on kdamond_pid=77 operations=paddr nr_aggregations=5 \
+		sample_us=5000 aggr_us=100000 update_us=1000000 \
+		min_nr_regions=10 max_nr_regions=1000
+	w "$p/targets/ram" pid=-1
+	printf '0 1048576 0 3\n1048576 2097152 1 1\n' > "$p/targets/ram/snapshot"
+	for sc in demote:migrate_cold:1:cg promote:migrate_hot:-1:busy \
+		warm:lru_prio::low; do
+		IFS=: read -r -a vals <<< "$sc"
+		mkdir -p "$p/schemes/${vals[0]}/stats" \
+			"$p/schemes/${vals[0]}/quotas" \
+			"$p/schemes/${vals[0]}/filters/${vals[3]}"
+		w "$p/schemes/${vals[0]}" action="${vals[1]}" apply_interval_us=0
+		[ -z "${vals[2]}" ] || w "$p/schemes/${vals[0]}" target_nid="${vals[2]}"
+		w "$p/schemes/${vals[0]}/stats" nr_tried=0 sz_tried=0 nr_applied=0 \
+			sz_applied=0 qt_exceeds=0
+		w "$p/schemes/${vals[0]}/quotas" ms=0 bytes=0 \
+			reset_interval_ms=1000 effective_bytes=0
+		w "$p/schemes/${vals[0]}/filters/${vals[3]}" matching=Y \
+			addr_start=0 addr_end=0 target= memcg_path=
+	done
+	w "$p/schemes/demote/filters/cg" type=memcg matching=N \
+		memcg_path=/workload.slice
+	w "$p/schemes/promote/filters/busy" type=young
+	w "$p/schemes/warm/filters/low" type=addr addr_start=4096 \
+		addr_end=1073741824
 	DAMO_CONFIGFS=$R "$DAMO" status > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	context idle: off, no kdamond, fvaddr, 1 aggregation
 	  intervals: sample 2.5 ms, aggr 50 ms, update 1.5 ms; 3..100 regions
 	  no targets
 	  no schemes
+	context phys: on, kdamond pid 77, paddr, 5 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
+	  target ram: no pid, 2 regions
+	  scheme demote: migrate_cold to node 1, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	    filter cg: excludes all but memcg /workload.slice
+	  scheme promote: migrate_hot to no node, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	    filter busy: excludes young
+	  scheme warm: lru_prio, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	    filter low: excludes addr [4096, 1073741824)
 	context web: on, kdamond pid 1234, vaddr, 412 aggregations
 	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
 	  target app: pid 4321, 3 regions
@@ -1389,6 +1497,7 @@ test_status_standin() {
 	  scheme reclaim: pageout, every aggregation
 	    tried 12 regions (48 MiB), applied 1 region (1.5 MiB)
 	    quota: 100 MiB and 10 ms per 1 s, effective 80 MiB, exceeded 3 times
+	    filter keep: excludes all but target app
 	  scheme s2: stat, every 2 s
 	    tried 0 regions (0 B), applied 0 regions (0 B)
 	    quota: none
@@ -1400,6 +1509,21 @@ test_status_standin() {
 	  intervals: sample 2500 us, aggr 50000 us, update 1500 us; 3..100 regions
 	  no targets
 	  no schemes
+	context phys: on, kdamond pid 77, paddr, 5 aggregations
+	  intervals: sample 5000 us, aggr 100000 us, update 1000000 us; 10..1000 regions
+	  target ram: no pid, 2 regions
+	  scheme demote: migrate_cold to node 1, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	    filter cg: excludes all but memcg /workload.slice
+	  scheme promote: migrate_hot to no node, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	    filter busy: excludes young
+	  scheme warm: lru_prio, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: none
+	    filter low: excludes addr [4096, 1073741824)
 	context web: on, kdamond pid 1234, vaddr, 412 aggregations
 	  intervals: sample 5000 us, aggr 100000 us, update 1000000 us; 10..1000 regions
 	  target app: pid 4321, 3 regions
@@ -1407,6 +1531,7 @@ test_status_standin() {
 	  scheme reclaim: pageout, every aggregation
 	    tried 12 regions (50331648 B), applied 1 region (1572864 B)
 	    quota: 104857600 B and 10000 us per 1000000 us, effective 83886080 B, exceeded 3 times
+	    filter keep: excludes all but target app
 	  scheme s2: stat, every 2000000 us
 	    tried 0 regions (0 B), applied 0 regions (0 B)
 	    quota: none
@@ -1420,7 +1545,7 @@ test_status_standin() {
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	assert list(d) == ["contexts"], d
-	idle, web = d["contexts"]
+	idle, phys, web = d["contexts"]
 	assert idle == {"name": "idle", "state": "off", "kdamond_pid": None,
 	                "operations": "fvaddr", "nr_aggregations": 1,
 	                "sample_us": 2500, "aggr_us": 50000, "update_us": 1500,
@@ -1432,13 +1557,43 @@ test_status_standin() {
 	    {"name": "other", "pid": None, "nr_regions": 0}], web["targets"]
 	r = web["schemes"][0]
 	assert r == {"name": "reclaim", "action": "pageout", "apply_interval_us": 0,
+	             "target_nid": None,
 	             "stats": {"nr_tried": 12, "sz_tried": 50331648, "nr_applied": 1,
 	                       "sz_applied": 1572864, "qt_exceeds": 3},
 	             "quotas": {"ms": 10, "bytes": 104857600,
 	                        "reset_interval_ms": 1000,
-	                        "effective_bytes": 83886080}}, r
+	                        "effective_bytes": 83886080},
+	             "filters": [{"name": "keep", "type": "target", "matching": "N",
+	                          "addr_start": None, "addr_end": None,
+	                          "target": "app", "memcg_path": None}]}, r
 	assert web["schemes"][1]["apply_interval_us"] == 2000000
+	assert web["schemes"][1]["filters"] == []
+	# the node of migrate actions only (-1: null); the files a filter's
+	# type uses, the others null
+	assert phys["targets"] == [{"name": "ram", "pid": None, "nr_regions": 2}]
+	demote, promote, warm = phys["schemes"]
+	assert [demote["action"], demote["target_nid"]] == ["migrate_cold", 1]
+	assert [promote["action"], promote["target_nid"]] == ["migrate_hot", None]
+	assert [warm["action"], warm["target_nid"]] == ["lru_prio", None]
+	none = {"addr_start": None, "addr_end": None, "target": None,
+	        "memcg_path": None}
+	assert demote["filters"] == [dict(none, name="cg", type="memcg",
+	    matching="N", memcg_path="/workload.slice")], demote["filters"]
+	assert promote["filters"] == [dict(none, name="busy", type="young",
+	    matching="Y")], promote["filters"]
+	assert warm["filters"] == [dict(none, name="low", type="addr",
+	    matching="Y", addr_start=4096, addr_end=1073741824)], warm["filters"]
 	EOF
+	# no cgroup named: said so; a migrate action's node must be there
+	: > "$p/schemes/demote/filters/cg/memcg_path"
+	DAMO_CONFIGFS=$R "$DAMO" status | grep -qx "    filter cg: excludes all but memcg (no memcg_path)"
+	DAMO_CONFIGFS=$R "$DAMO" status --json |
+		python3 -c 'import json, sys; f = json.load(sys.stdin)["contexts"][1]["schemes"][0]["filters"][0]; assert f["memcg_path"] == "", f'
+	rm "$p/schemes/demote/target_nid"
+	DAMO_CONFIGFS=$R expect_quiet_fail \
+		"reading $p/schemes/demote/target_nid: No such file or directory" \
+		"$DAMO" status
+	rm -r "$p"
 	# names are JSON strings, whatever they hold
 	mv "$R/contexts/idle" "$R/contexts/i\"d\\le"
 	DAMO_CONFIGFS=$R "$DAMO" status --json |
@@ -1638,6 +1793,73 @@ test_record_progress() {
 	! grep -q $'\r' "$W/err" || false
 	! grep -q 'recording for' "$W/err" || false
 	fake_stop
+}
+
+# --paddr: a paddr context, one target without a pid; without --region no
+# region directories (all of RAM), with it one each; until --timeout.
+test_record_paddr() {
+	local W=$T/rec-paddr
+	local n
+	mkdir -p "$W"
+	fake_start paddr
+	echo "ops:vaddr ops:fvaddr ops:paddr snapshot nr_aggregations" > "$R/features"
+	frec --paddr -a 20000 --timeout 1 -c pa -o "$W/all.rec" 2> "$W/err" &
+	# while it runs: operations paddr, one target, no pid, no regions
+	for n in $(seq 100); do
+		[ "$(cat "$R/contexts/pa/state" 2> /dev/null)" = on ] && break
+		sleep 0.05
+	done
+	[ "$(cat "$R/contexts/pa/operations")" = paddr ]
+	[ "$(ls "$R/contexts/pa/targets")" = 0 ]
+	[ "$(cat "$R/contexts/pa/targets/0/pid")" = -1 ]
+	[ -z "$(ls "$R/contexts/pa/targets/0/regions")" ]
+	wait $!
+	cat "$W/err"
+	grep -q "^damo: recording physical memory (all of RAM) to $W/all.rec (context pa)$" "$W/err"
+	grep -q "; stopped after --timeout 1 s$" "$W/err"
+	"$DAMO" report raw -i "$W/all.rec" > "$W/raw"
+	n=$(grep -c '^rel time:' "$W/raw")
+	[ "$n" -ge 10 ]
+	[ "$(grep -cx 'pid:  0' "$W/raw")" -eq "$n" ]
+	"$DAMO" report wss -i "$W/all.rec" --skip 0 > /dev/null
+	"$DAMO" report nr_regions -i "$W/all.rec" --skip 0 > /dev/null
+	# --region: those ranges, decimal or hexadecimal; the seed's format too
+	frec --paddr --region 0x200000-0x300000 --region 8388608-9437184 \
+		-a 20000 --timeout 1 --format seed -o "$W/r.rec" 2> "$W/err"
+	grep -q "recording physical memory (the --region ranges)" "$W/err"
+	"$DAMO" report raw -i "$W/r.rec" > "$W/raw"
+	n=$(grep -c '^rel time:' "$W/raw")
+	[ "$n" -ge 10 ]
+	[ "$(grep -c '^000000200000-000000300000(     1 MiB):' "$W/raw")" -eq "$n" ]
+	[ "$(grep -c '^000000800000-000000900000(     1 MiB):' "$W/raw")" -eq "$n" ]
+	[ "$(grep -cx 'nr_regions:  2' "$W/raw")" -eq "$n" ]
+	"$DAMO" report heats -i "$W/r.rec" --guide | grep -qx 'pid:0'
+	[ -z "$(ls "$R/contexts")" ]
+	# errors, before anything is made
+	expect_fail "--paddr records physical memory: no PID or command ('$$')" \
+		frec --paddr -o "$W/bad.data" $$
+	expect_fail "--paddr records physical memory: no PID or command ('true')" \
+		frec --paddr -o "$W/bad.data" true
+	expect_fail "--region is for --paddr" \
+		frec --region 0-4096 -o "$W/bad.data" true
+	expect_fail "--region: 'x' is not START-END" \
+		frec --paddr --region x -o "$W/bad.data"
+	expect_fail "--region: '8192-4096': the end is not above the start" \
+		frec --paddr --region 8192-4096 -o "$W/bad.data"
+	expect_fail "--region: '4096-12288' overlaps 0-0x2000" \
+		frec --paddr --region 0-8192 --region 4096-12288 -o "$W/bad.data"
+	# a kernel without the paddr operations
+	echo "ops:vaddr ops:fvaddr snapshot nr_aggregations" > "$R/features"
+	expect_fail "--paddr: this kernel's DAMON cannot monitor physical memory (no ops:paddr in $R/features" \
+		frec --paddr -o "$W/bad.data"
+	rm "$R/features"
+	expect_fail "reading $R/features: No such file or directory" \
+		frec --paddr -o "$W/bad.data"
+	[ ! -e "$W/bad.data" ]
+	[ -z "$(ls "$R/contexts")" ]
+	fake_stop
+	"$DAMO" record --help | grep -q -- "^      --paddr "
+	"$DAMO" record --help | grep -q -- "^      --region START-END$"
 }
 
 # The type is the extension, for heatmaps and plots; -o - is a PNG on
@@ -1914,6 +2136,7 @@ t "record: the file is 0600 whatever the umask; convert's too" test_record_mode
 t "record --timeout: stops, SIGTERMs the command it started; bad values" test_record_timeout
 t "record PID PID...: one context, a target each, until all exit" test_record_pids
 t "record: progress on a terminal only, a few times a second" test_record_progress
+t "record --paddr: a paddr context, all of RAM or --region ranges; errors" test_record_paddr
 t "images: .png .svg .pdf by extension, -o - a PNG on stdout, others refused" test_image_types
 t "built without cairo: terminal heatmap, image errors, make install" test_no_cairo_build
 t "heats: the default address range, said on stderr; the seed's differs" test_heats_range

@@ -4,8 +4,9 @@
  * the host tests can run `damo record` without the kernel.  In a plain
  * directory tree at $FAKECFS_ROOT (the DAMO_CONFIGFS of the test):
  *
- *  - mkdir of contexts/NAME or contexts/NAME/targets/T also makes the
- *    files and default groups configfs would (with configfs's defaults);
+ *  - mkdir of contexts/NAME, contexts/NAME/targets/T or
+ *    contexts/NAME/targets/T/regions/R also makes the files and default
+ *    groups configfs would (with configfs's defaults);
  *  - rmdir of them removes those again first, as configfs does;
  *  - opening a file there for writing truncates it, since a configfs
  *    write replaces the value ("on" written over "off" reads "on").
@@ -44,8 +45,13 @@ static const struct attr target_attrs[] = {
 };
 static const char *const target_groups[] = { "regions", NULL };
 
+static const struct attr region_attrs[] = {
+	{ "start", "0" }, { "end", "0" }, { NULL, NULL },
+};
+static const char *const no_groups[] = { NULL };
+
 /* What kind of directory path is: 0 none of ours, else this. */
-enum kind { NOT_OURS, CONTEXT, TARGET };
+enum kind { NOT_OURS, CONTEXT, TARGET, REGION };
 
 /* rmdir of a directory the fake kdamond is writing into: try again. */
 #define RMDIR_TRIES		50
@@ -65,7 +71,8 @@ static const char *below_root(const char *path)
 	return path + n + 1;
 }
 
-/* contexts/X is a context, contexts/X/targets/Y a target. */
+/* contexts/X is a context, contexts/X/targets/Y a target, and
+ * contexts/X/targets/Y/regions/Z a region. */
 static enum kind kind_of(const char *path)
 {
 	const char *rel = below_root(path), *p;
@@ -79,6 +86,8 @@ static enum kind kind_of(const char *path)
 		return CONTEXT;
 	if (slashes == 3 && strstr(rel, "/targets/"))
 		return TARGET;
+	if (slashes == 5 && strstr(rel, "/targets/") && strstr(rel, "/regions/"))
+		return REGION;
 	return NOT_OURS;
 }
 
@@ -132,6 +141,9 @@ int mkdir(const char *path, mode_t mode)
 	case TARGET:
 		make_files(path, target_attrs, target_groups);
 		break;
+	case REGION:
+		make_files(path, region_attrs, no_groups);
+		break;
 	case NOT_OURS:
 		break;
 	}
@@ -149,6 +161,8 @@ int rmdir(const char *path)
 			remove_files(path, context_attrs, context_groups);
 		else if (k == TARGET)
 			remove_files(path, target_attrs, target_groups);
+		else if (k == REGION)
+			remove_files(path, region_attrs, no_groups);
 		r = real(path);
 		if (!r || errno != ENOTEMPTY || k == NOT_OURS ||
 		    tries == RMDIR_TRIES)

@@ -12,7 +12,10 @@ writes each target's snapshot, then counts the aggregation in
 nr_aggregations; when no target's process is alive any more it writes
 state "off", as the kernel does.  A target's snapshot has two regions at
 an address made from its directory's position (0x10000000 apart), the
-first accessed "aggregation number mod 5" times.  Files are replaced by
+first accessed "aggregation number mod 5" times.  A paddr context's target
+has no process and never ends: its snapshot is its region directories' ranges
+(the first accessed as above), or without any two regions of a stand-in
+"RAM" at 0x100000.  Files are replaced by
 rename(2), so that a reader sees the old content or the new, never half.
 """
 import os
@@ -51,11 +54,31 @@ def targets(ctx):
     return [os.path.join(tdir, t) for t in sorted(os.listdir(tdir))]
 
 
+RAM = 0x100000
+
+
+def paddr_snapshot(t, nr):
+    rdir = os.path.join(t, 'regions')
+    ranges = sorted((int(read(os.path.join(rdir, r, 'start'))),
+                     int(read(os.path.join(rdir, r, 'end'))))
+                    for r in os.listdir(rdir))
+    if not ranges:
+        ranges = [(RAM, RAM + REGION), (RAM + REGION, RAM + 2 * REGION)]
+    return ''.join('%d %d %d %d\n' % (s, e, nr % 5 if not i else 0, nr)
+                   for i, (s, e) in enumerate(ranges))
+
+
 def aggregate(root, ctx, run):
     """One aggregation: the snapshots, then the count; False when every
     target has exited and the context went off."""
     any_alive = False
+    paddr = read(os.path.join(ctx, 'operations')) == 'paddr'
     for i, t in enumerate(targets(ctx)):
+        if paddr:
+            any_alive = True
+            write(root, os.path.join(t, 'snapshot'),
+                  paddr_snapshot(t, run['nr']))
+            continue
         pid = int(read(os.path.join(t, 'pid')))
         if not alive(pid):
             continue

@@ -421,6 +421,24 @@ static int test_parse_u64(void)
 	return 0;
 }
 
+static int test_parse_s64(void)
+{
+	int64_t v;
+
+	CHECK(parse_s64("-1", &v) == 0 && v == -1);
+	CHECK(parse_s64("+7", &v) == 0 && v == 7);
+	CHECK(parse_s64("-0", &v) == 0 && v == 0);
+	CHECK(parse_s64("9223372036854775807", &v) == 0 && v == INT64_MAX);
+	CHECK(parse_s64("-9223372036854775808", &v) == 0 && v == INT64_MIN);
+	CHECK(parse_s64("9223372036854775808", &v) == -ERANGE);
+	CHECK(parse_s64("-9223372036854775809", &v) == -ERANGE);
+	CHECK(parse_s64("-", &v) == -EINVAL);
+	CHECK(parse_s64("-+1", &v) == -EINVAL);
+	CHECK(parse_s64("--1", &v) == -EINVAL);
+	CHECK(parse_s64("1-", &v) == -EINVAL);
+	return 0;
+}
+
 /* ------------------------------------------------------------ conf */
 
 static const char full_conf[] =
@@ -522,6 +540,88 @@ static int test_conf_parse_full(void)
 	CHECK(!strcmp(conf_get(s->children[3], "target"), ""));
 	CHECK(conf_get_attr(s->children[4], "target")->line == 70);
 	conf_free(root);
+	return 0;
+}
+
+/* Physical memory: migrate actions, their node, memcg and young filters. */
+static const char paddr_conf[] =
+"# DAMON configfs setup (damo save); restore with `damo restore FILE`.\n"
+"\n"
+"context phys {\n"
+"\toperations paddr\n"
+"\ttarget ram {\n"
+"\t}\n"
+"\tscheme demote {\n"
+"\t\taction migrate_cold\n"
+"\t\tapply_interval_us 0\n"
+"\t\ttarget_nid 1\n"
+"\t\taccess_pattern {\n"
+"\t\t\tmax_nr_accesses 0\n"
+"\t\t\tmin_age 10\n"
+"\t\t}\n"
+"\t\tfilter cg {\n"
+"\t\t\ttype memcg\n"
+"\t\t\tmatching N\n"
+"\t\t\tmemcg_path /workload.slice/db.service\n"
+"\t\t}\n"
+"\t\tfilter busy {\n"
+"\t\t\ttype young\n"
+"\t\t\tmatching Y\n"
+"\t\t}\n"
+"\t}\n"
+"\tscheme promote {\n"
+"\t\taction migrate_hot\n"
+"\t\ttarget_nid 0\n"
+"\t}\n"
+"\tscheme active {\n"
+"\t\taction lru_prio\n"
+"\t\ttarget_nid -1\n"
+"\t\tfilter f {\n"
+"\t\t\ttype anon\n"
+"\t\t\tmemcg_path\n"
+"\t\t}\n"
+"\t}\n"
+"\tstate on\n"
+"}\n";
+
+static int test_conf_paddr(void)
+{
+	struct conf_node *root, *again, *s;
+	char err[256] = "", *text, *json;
+
+	root = conf_parse(paddr_conf, err, sizeof(err));
+	CHECK(root);
+	CHECK(conf_validate(root, err, sizeof(err)) == 0);
+	s = root->children[0]->children[1];
+	CHECK(!strcmp(conf_get(s, "target_nid"), "1"));
+	CHECK(conf_action_migrates(conf_get(s, "action")));
+	CHECK(!conf_action_migrates("lru_prio") && !conf_action_migrates(NULL));
+	CHECK(!strcmp(conf_get(s->children[1], "memcg_path"),
+		      "/workload.slice/db.service"));
+	CHECK(conf_get_attr(s->children[1], "memcg_path")->line == 18);
+	/* the text form prints back the same */
+	text = conf_to_string(root);
+	CHECK(!strcmp(text, paddr_conf));
+	free(text);
+	/* JSON: target_nid a number, -1 too; back to the same text */
+	json = conf_to_json(root);
+	CHECK(strstr(json, "\"target_nid\": 1,"));
+	CHECK(strstr(json, "\"target_nid\": -1,"));
+	CHECK(strstr(json, "\"memcg_path\": \"/workload.slice/db.service\""));
+	again = conf_parse_json(json, strlen(json), err, sizeof(err));
+	CHECK(again);
+	CHECK(conf_validate(again, err, sizeof(err)) == 0);
+	text = conf_to_string(again);
+	CHECK(!strcmp(text, paddr_conf));
+	free(text);
+	free(json);
+	conf_free(again);
+	conf_free(root);
+	/* which files older kernels lack, and what leaves them unused */
+	CHECK(!strcmp(conf_attr_unused(CK_SCHEME, "target_nid"), "-1"));
+	CHECK(!strcmp(conf_attr_unused(CK_FILTER, "memcg_path"), ""));
+	CHECK(!conf_attr_unused(CK_SCHEME, "action"));
+	CHECK(!conf_attr_unused(CK_FILTER, "target"));
 	return 0;
 }
 
@@ -633,7 +733,15 @@ static int test_conf_validate_errors(void)
 		{ "context a {\n\tscheme s {\n\t\twatermarks {\n\t\t\tmid 1001\n\t\t}\n\t}\n}\n", "line 4: mid: 1001 is out of range 0..1000" },
 		{ "context a {\n\tscheme s {\n\t\twatermarks {\n\t\t\tmetric free_mem\n\t\t}\n\t}\n}\n", "line 4: metric: 'free_mem' is not one of none free_mem_rate" },
 		{ "context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\tmatching yes\n\t\t}\n\t}\n}\n", "line 4: matching: 'yes' is not Y or N" },
-		{ "context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype file\n\t\t}\n\t}\n}\n", "line 4: type: 'file' is not one of anon addr target" },
+		{ "context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype file\n\t\t}\n\t}\n}\n", "line 4: type: 'file' is not one of anon addr target memcg young" },
+		{ "context a {\n\tscheme s {\n\t\taction migrate\n\t}\n}\n", "line 3: action: 'migrate' is not one of willneed cold pageout hugepage nohugepage stat lru_prio lru_deprio migrate_hot migrate_cold" },
+		{ "context a {\n\tscheme s {\n\t\ttarget_nid one\n\t}\n}\n", "line 3: target_nid: 'one' is not a decimal number" },
+		{ "context a {\n\tscheme s {\n\t\ttarget_nid 0x1\n\t}\n}\n", "line 3: target_nid: '0x1' is not a decimal number" },
+		{ "context a {\n\tscheme s {\n\t\ttarget_nid\n\t}\n}\n", "line 3: target_nid: '' is not a decimal number" },
+		{ "context a {\n\tscheme s {\n\t\ttarget_nid -2\n\t}\n}\n", "line 3: target_nid: -2 is out of range -1..1023" },
+		{ "context a {\n\tscheme s {\n\t\ttarget_nid 1024\n\t}\n}\n", "line 3: target_nid: 1024 is out of range -1..1023" },
+		{ "context a {\n\tscheme s {\n\t\ttarget_nid 99999999999999999999\n\t}\n}\n", "line 3: target_nid: 99999999999999999999 is out of range -1..1023" },
+		{ "context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\tmemcg_path workload.slice\n\t\t}\n\t}\n}\n", "line 4: memcg_path: 'workload.slice' is not a path from the cgroup root (starting with '/')" },
 		/* relations, for contexts to be turned on */
 		{ "context a {\n\tsample_us 6000\n\taggr_us 5000\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 3: context a: needs sample_us (6000) <= aggr_us (5000) <= update_us (1000000)" },
 		{ "context a {\n\tupdate_us 50000\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 1: context a: needs sample_us (5000) <= aggr_us (100000) <= update_us (50000)" },
@@ -648,6 +756,17 @@ static int test_conf_validate_errors(void)
 		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\twatermarks {\n\t\t\tmetric free_mem_rate\n\t\t\thigh 100\n\t\t\tmid 200\n\t\t}\n\t}\n\tstate on\n}\n", "line 7: scheme s: watermarks need low <= mid <= high" },
 		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype addr\n\t\t}\n\t}\n\tstate on\n}\n", "line 6: filter f: addr needs addr_start < addr_end" },
 		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype target\n\t\t\ttarget u\n\t\t}\n\t}\n\tstate on\n}\n", "line 8: filter f: target 'u' is not a target of context a" },
+		/* paddr: one target, no process; migrate actions need a node,
+		 * the line of target_nid if given, else of action */
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t\tpid 1\n\t}\n\tstate on\n}\n", "line 3: target t: paddr takes no pid, command or unit" },
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\ttarget u {\n\t}\n\tstate on\n}\n", "line 5: target u: paddr takes only one target" },
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction migrate_cold\n\t}\n\tstate on\n}\n", "line 6: scheme s: migrate_cold needs a target_nid (a node, not -1)" },
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction migrate_hot\n\t\tapply_interval_us 0\n\t\ttarget_nid -1\n\t}\n\tstate on\n}\n", "line 8: scheme s: migrate_hot needs a target_nid (a node, not -1)" },
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\ttarget_nid -01\n\t\taction migrate_hot\n\t}\n\tstate on\n}\n", "line 6: scheme s: migrate_hot needs a target_nid" },
+		/* a memcg filter needs a cgroup: the line of memcg_path if
+		 * given, else of type */
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype memcg\n\t\t}\n\t}\n\tstate on\n}\n", "line 7: filter f: memcg needs a memcg_path" },
+		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype memcg\n\t\t\tmatching N\n\t\t\tmemcg_path\n\t\t}\n\t}\n\tstate on\n}\n", "line 9: filter f: memcg needs a memcg_path" },
 	};
 	/* the same broken relations are fine while the context stays off */
 	static const char *const ok_off[] = {
@@ -655,6 +774,11 @@ static int test_conf_validate_errors(void)
 		"context a {\n\ttarget t {\n\t}\n}\n",
 		"context a {\n\toperations fvaddr\n\ttarget t {\n\t\tregion r {\n\t\t\tstart 5\n\t\t\tend 1\n\t\t}\n\t}\n}\n",
 		"context a {\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype target\n\t\t\ttarget u\n\t\t}\n\t}\n}\n",
+		"context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction migrate_cold\n\t\tfilter f {\n\t\t\ttype memcg\n\t\t}\n\t}\n}\n",
+		/* a node is needed by migrate actions only; -1 and 0 are nodes
+		 * to write, whether they have memory only "on" can tell */
+		"context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction lru_deprio\n\t\ttarget_nid -1\n\t\tfilter f {\n\t\t\ttype young\n\t\t\tmemcg_path /x\n\t\t}\n\t}\n\tstate on\n}\n",
+		"context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction migrate_cold\n\t\ttarget_nid +0\n\t}\n\tstate on\n}\n",
 	};
 	struct conf_node *root;
 	char err[256];
@@ -1034,8 +1158,10 @@ int main(int argc, char **argv)
 	run("heats: defaults and errors", test_heats_errors);
 	run("guide: time spans and merged monitored ranges per pid", test_guides);
 	run("numbers: strict decimal and hex parsing", test_parse_u64);
+	run("numbers: signed decimal parsing", test_parse_s64);
 	run("conf: a full file parses and validates", test_conf_parse_full);
 	run("conf: print and parse round-trip", test_conf_roundtrip);
+	run("conf: paddr, migrate actions and target_nid, memcg and young filters; text and JSON round-trip", test_conf_paddr);
 	run("conf: every class of syntax error, with its line", test_conf_parse_errors);
 	run("conf: every class of invalid value and relation", test_conf_validate_errors);
 	run("targets: command and unit resolution on a fake /proc", test_resolve);
