@@ -262,7 +262,10 @@ static ssize_t damos_cfs_filter_memcg_path_show(struct config_item *i,
 	return sysfs_emit(page, "%s\n", cf->memcg_path ?: "");
 }
 
-/* A cgroup v2 path from its root ("/a/b"), or nothing; looked up at on. */
+/*
+ * A cgroup v2 path from its root ("/a/b"), or nothing; looked up at on.
+ * At most PATH_MAX - 2 bytes: with its newline it must read back whole.
+ */
 static ssize_t damos_cfs_filter_memcg_path_store(struct config_item *i,
 						 const char *page, size_t count)
 {
@@ -274,6 +277,8 @@ static ssize_t damos_cfs_filter_memcg_path_store(struct config_item *i,
 		return -EINVAL;
 	if (len && page[len - 1] == '\n')
 		len--;
+	if (len > PATH_MAX - 2)
+		return -ENAMETOOLONG;
 	if (len && page[0] != '/')
 		return -EINVAL;
 	if (len) {
@@ -355,8 +360,11 @@ static ssize_t damos_cfs_scheme_target_nid_store(struct config_item *i,
 						 const char *page, size_t count)
 {
 	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
-	int nid, err = kstrtoint(page, 10, &nid);
+	int nid, err;
 
+	if (strnlen(page, count) != count)
+		return -EINVAL;
+	err = kstrtoint(page, 10, &nid);
 	if (err)
 		return err;
 	if (nid < NUMA_NO_NODE || nid >= MAX_NUMNODES)

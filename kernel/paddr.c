@@ -298,6 +298,26 @@ static unsigned long damon_pa_folio_end(struct folio *folio)
 	return PFN_PHYS(folio_pfn(folio) + folio_nr_pages(folio));
 }
 
+/*
+ * The next LRU folio (with a reference) holding a page of [*@addr, @end),
+ * or NULL; *@addr moves past its end.  The actions walk their ranges with
+ * it, so a large folio is met once.
+ */
+static struct folio *damon_pa_next_folio(unsigned long *addr,
+					 unsigned long end)
+{
+	struct folio *folio;
+
+	for (; *addr < end; *addr += PAGE_SIZE) {
+		folio = damon_pa_get_folio(PHYS_PFN(*addr));
+		if (folio) {
+			*addr = damon_pa_folio_end(folio);
+			return folio;
+		}
+	}
+	return NULL;
+}
+
 /* ------------------------------------------------------- access checks */
 
 /* What one reverse-map walk does and found. */
@@ -583,13 +603,7 @@ static unsigned long damon_pa_pageout(unsigned long start, unsigned long end,
 	struct folio *folio;
 	LIST_HEAD(folios);
 
-	while (addr < end) {
-		folio = damon_pa_get_folio(PHYS_PFN(addr));
-		if (!folio) {
-			addr += PAGE_SIZE;
-			continue;
-		}
-		addr = damon_pa_folio_end(folio);
+	while ((folio = damon_pa_next_folio(&addr, end))) {
 		if (!damon_pa_filtered(s, folio) && folio_isolate_lru(folio)) {
 			list_add(&folio->lru, &folios);
 			nr_isolated++;
@@ -618,13 +632,7 @@ static unsigned long damon_pa_lru_move(unsigned long start, unsigned long end,
 	unsigned long addr = start, applied = 0;
 	struct folio *folio;
 
-	while (addr < end) {
-		folio = damon_pa_get_folio(PHYS_PFN(addr));
-		if (!folio) {
-			addr += PAGE_SIZE;
-			continue;
-		}
-		addr = damon_pa_folio_end(folio);
+	while ((folio = damon_pa_next_folio(&addr, end))) {
 		if (!damon_pa_filtered(s, folio) &&
 		    !folio_test_unevictable(folio) &&
 		    folio_test_active(folio) != prio) {
@@ -686,13 +694,7 @@ static unsigned long damon_pa_migrate(unsigned long start, unsigned long end,
 	/* checked at on/commit; the node may have lost its memory since */
 	if (!damos_target_nid_valid(nid))
 		return 0;
-	while (addr < end) {
-		folio = damon_pa_get_folio(PHYS_PFN(addr));
-		if (!folio) {
-			addr += PAGE_SIZE;
-			continue;
-		}
-		addr = damon_pa_folio_end(folio);
+	while ((folio = damon_pa_next_folio(&addr, end))) {
 		if (folio_nid(folio) != nid && !damon_pa_filtered(s, folio) &&
 		    folio_isolate_lru(folio)) {
 			node_stat_add_folio(folio, NR_ISOLATED_ANON +

@@ -469,7 +469,7 @@ wait_resident_at_most() {
 	# small regions, as for pageout above
 	paddr_ctx pa "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" 100 1000
 	scheme pa s0 migrate_cold access_pattern/max_nr_accesses=0 \
-		access_pattern/min_age=3 target_nid="$dst"
+		access_pattern/min_age=5 target_nid="$dst"
 	cfs_on pa
 	wait_node "$ST_PID" "$COLD_START" "$COLD_END" "$dst" 75 120
 	# the hot range stayed in its frames
@@ -512,7 +512,8 @@ wait_resident_at_most() {
 	grep -qx 0::/pa-a "/proc/$a/cgroup" && grep -qx 0::/pa-b "/proc/$b/cgroup"
 	a0=$(st_rss_kib "$a")
 	b0=$(st_rss_kib "$b")
-	paddr_ctx pa 5000 100000 10 1000
+	# small regions, as for pageout above
+	paddr_ctx pa 5000 100000 100 1000
 	scheme pa s0 pageout access_pattern/max_nr_accesses=0 access_pattern/min_age=5
 	# matching N: everything but pa-a's memory is left alone
 	filter pa s0 f0 memcg N memcg_path=/pa-a

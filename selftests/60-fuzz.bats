@@ -89,6 +89,17 @@ valid_name() {
 	fi
 }
 
+# valid_path FILE: FILE reads a memcg_path: empty, or a path starting with
+# '/' of at most a page (any bytes but NUL), and a newline.
+valid_path() {
+	local got=${DUMP[$1]-} len=${DUMP_LEN[$1]:-0}
+	if [ "$len" -lt 1 ] || [ "$len" -gt 4096 ] || [[ "$got" != *'\x0a' ]] ||
+		[[ "$got" == *'\x00'* ]] || { [ "$len" -gt 1 ] && [[ "$got" != /* ]]; }; then
+		echo "$1 reads \"$got\" ($len bytes; \\xNN: a byte): not empty or a path from /, and a newline"
+		return 1
+	fi
+}
+
 # features_regex PREFIX: the words that features lists after PREFIX
 # ("ops:"), as a regex.
 features_regex() {
@@ -106,7 +117,8 @@ features_regex() {
 valid_scheme() {
 	local s=$1 f st=()
 	valid "$s/action" "$ACTION_RE" &&
-	valid_num "$s/apply_interval_us" "$U64_MAX" || return 1
+	valid_num "$s/apply_interval_us" "$U64_MAX" &&
+	valid "$s/target_nid" '-1|0|[1-9][0-9]{0,9}' || return 1
 	for f in min_size_bytes max_size_bytes; do
 		valid_num "$s/access_pattern/$f" "$U64_MAX" || return 1
 	done
@@ -137,11 +149,12 @@ valid_scheme() {
 	for f in "$s"/filters/*/; do
 		[ -d "$f" ] || continue
 		f=${f%/}
-		valid "$f/type" 'anon|addr|target' &&
+		valid "$f/type" "$FTYPE_RE" &&
 		valid "$f/matching" 'Y|N' &&
 		valid_num "$f/addr_start" "$U64_MAX" &&
 		valid_num "$f/addr_end" "$U64_MAX" &&
-		valid_name "$f/target" || return 1
+		valid_name "$f/target" &&
+		valid_path "$f/memcg_path" || return 1
 	done
 }
 
@@ -151,6 +164,7 @@ valid_tree() {
 	dump_tree "$CFS" || return 1
 	valid "$CFS/features" '[a-z_:]+( [a-z_:]+)*' || return 1
 	ACTION_RE=$(features_regex action:)
+	FTYPE_RE=$(features_regex filter:)
 	valid "$c/operations" "$(features_regex ops:)" || return 1
 	for f in sample_us aggr_us update_us; do
 		valid_num "$c/$f" "$U64_MAX" "$POS" || return 1

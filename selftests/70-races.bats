@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Races and exits (configfs-layout.md, "state", "Lifetime rules while on",
-# "pid"): state writes from several shells at once, rmdir racing off and
-# mkdir/rmdir racing on and commit, targets exiting during on, commit and
-# a scheme's action, pid numbers recycled to new processes, and thousands
-# of mkdir/rmdir cycles, with a kmemleak scan where the kernel has
+# "pid", "Physical memory"): state writes from several shells at once,
+# rmdir racing off and mkdir/rmdir racing on and commit, targets exiting
+# during on, commit and a scheme's action, a paddr context's actions and
+# filters changing with every on and commit while memory is allocated and
+# freed, pid numbers recycled to new processes, and thousands of
+# mkdir/rmdir cycles, with a kmemleak scan where the kernel has
 # kmemleak (the debug flavour).  Loops are bounded; nothing asserts on timing.  The runner
 # fails the run on any splat (lockdep, KASAN, ...) these cause.
 
@@ -38,7 +40,7 @@ teardown() {
 		echo "$SAVED_PID_MAX" > "$PID_MAX" || rc=1
 	fi
 	cfs_stop_all
-	for d in "$CFS_CTXS"/*/schemes/*/; do
+	for d in "$CFS_CTXS"/*/schemes/*/filters/*/ "$CFS_CTXS"/*/schemes/*/; do
 		[ ! -d "$d" ] || rmdir "$d" || rc=1
 	done
 	cfs_teardown || rc=1
@@ -334,6 +336,64 @@ swap_off_zram() {
 	cfs_remove_all
 	[ -z "$(ls -A "$CFS_CTXS")" ]
 	kill -0 "$SLEEPER_PID"
+	kmemleak_check
+}
+
+@test "paddr: on, off and commit race memory churn, actions and filters changing" {
+	local c=$CFS_CTXS/pa out=$BATS_TEST_TMPDIR/out churn
+	grep -qw ops:paddr "$CFS/features" || skip "no ops:paddr in features"
+	# pageout needs swap for anonymous memory and shmem (without, it
+	# puts them back: the race goes on without that part)
+	swap_on_zram || echo "# no swap, pageout keeps anonymous memory: $SWAP_WHY" >&3
+	kmemleak_begin
+	# 32 MiB in up to 16 mappings, made, checked and unmapped all the time
+	st_start churn 32 16
+	churn=$ST_PID
+	cfs_mkctx pa 5000 20000 100000 10 100
+	cfs_set "$c/operations" paddr
+	cfs_mktarget pa t0
+	cfs_mkscheme pa s0 f0 f1
+	cfs_mkscheme pa s1 f0
+	# Rounds of pageout, lru_prio, lru_deprio, stat (and migrate_cold,
+	# migrate_hot where paddr takes them) with anon, young (and memcg "/")
+	# filters, regions made and removed, a setup on and commit refuse
+	# every seventh round; another writer and a reader race them.
+	"$FUZZ" race paddr "$c" 150 > "$out" 2>&1 || { cat "$out"; return 1; }
+	cat "$out"
+	echo "# $(grep '^paddr actions' "$out")" >&3
+	echo "# $(grep -E '^COUNT ((other-)?(on|commit|off)|on-bad|commit-bad) ' "$out" |
+		cut -d' ' -f2- | paste -sd' ')" >&3
+	counts "$out" write OK
+	counts "$out" mkdir-region OK
+	counts "$out" rmdir-region OK
+	# on is idempotent, also with a bad setup staged; commit fails when
+	# off (EINVAL) or overtaken by the other writer's off (ECANCELED),
+	# and always with a bad setup; the other writer's on and commit may
+	# meet a setup half written or bad (EINVAL), or a region directory
+	# being removed (EBUSY).
+	counts "$out" on OK
+	counts "$out" commit OK EINVAL ECANCELED
+	counts "$out" off OK
+	counts "$out" on-bad OK EINVAL
+	counts "$out" commit-bad EINVAL
+	counts "$out" other-on OK EINVAL EBUSY
+	counts "$out" other-commit OK EINVAL ECANCELED EBUSY
+	counts "$out" other-off OK
+	counts "$out" read-snapshot OK EAGAIN
+	counts "$out" final-on OK
+	counts "$out" final-off OK
+	# The schemes ran in between (else this tested nothing).
+	grep -qE '^COUNT commit OK [1-9]' "$out"
+	grep -qE '^COUNT tried OK [1-9]' "$out"
+	stopped pa
+
+	# The workload lived through it all, its data intact.
+	st_stop "$churn" TERM
+	[ "$ST_STATUS" -eq 0 ] || { echo "churn: $(cat "$ST_OUT")"; return 1; }
+	echo "# churn: $(grep '^verify' "$ST_OUT")" >&3
+	grep -q '^verify: ok' "$ST_OUT"
+	cfs_remove_all
+	[ -z "$(ls -A "$CFS_CTXS")" ]
 	kmemleak_check
 }
 

@@ -38,6 +38,9 @@ int write_state(const char *path, const char *word);
 bool is_dir(const char *path);
 bool parse_line_ulong(const char *s, unsigned long *v);
 bool parse_line_pid(const char *s, long *v);
+bool has_word(const char *list, const char *word);
+bool node_list(const char *file, long *first, long *last);
+const char *snapshot_problem(char *buf);
 
 /* A scheme's stats/ files, in the order of the ST_ indices. */
 #define NR_STATS	5

@@ -13,12 +13,16 @@
 #define BUF_MAX		8192
 
 /*
- * K_WORD: one of @words (accepted where @word_ok says so), reads the word;
- * K_BOOL: a filter's matching, reads Y or N; K_NAME: a filter's target,
- * any name of up to NAME_MAX bytes, reads it back; K_RO: a read-only
- * number (stats, effective_bytes) that no write may change into garbage.
+ * K_NUM: an unsigned number in [min, max]; K_INT: a signed one (a
+ * scheme's target_nid) in [(long)min, (long)max]; K_WORD: one of @words
+ * (accepted where @word_ok says so), reads the word; K_BOOL: a filter's
+ * matching, reads Y or N; K_NAME: a filter's target, any name of up to
+ * NAME_MAX bytes, reads it back; K_PATH: a filter's memcg_path, empty or
+ * starting with '/', up to a page, reads it back; K_RO: a read-only number
+ * (stats, effective_bytes) that no write may change into garbage.
  */
-enum kind { K_NUM, K_PID, K_OPS, K_STATE, K_WORD, K_BOOL, K_NAME, K_RO };
+enum kind { K_NUM, K_INT, K_PID, K_OPS, K_STATE, K_WORD, K_BOOL, K_NAME,
+	    K_PATH, K_RO };
 
 struct attr {
 	char path[PATH_MAX];
@@ -30,7 +34,7 @@ struct attr {
 	int nr_words;
 	/* the model: what the file must read (numbers; pids; word index) */
 	long long model;
-	char sval[NAME_MAX + 1];	/* K_NAME */
+	char sval[WRITE_MAX + 1];	/* K_NAME, K_PATH */
 	size_t slen;
 	bool present;
 };
@@ -52,12 +56,12 @@ enum { A_OPS, A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX, A_STATE,
 
 /* Where in attrs[] the files of one filter and of one scheme are. */
 struct filter_attrs {
-	int type, matching, addr_start, addr_end, target;
+	int type, matching, addr_start, addr_end, target, memcg_path;
 };
 
 struct scheme_attrs {
 	char dir[64];		/* relative to the context */
-	int action, apply_interval;
+	int action, apply_interval, target_nid;
 	int min_sz, max_sz, min_nr, max_nr, min_age, max_age;
 	int ms, bytes, reset, w_sz, w_nr, w_age, esz;
 	int metric, wm_interval, high, mid, low;
@@ -80,13 +84,27 @@ extern unsigned long nr_writes, nr_accepted, nr_state_words, nr_on_ok,
 	nr_rmdir_busy, nr_rmdir_on, nr_eperm;
 void count_errno(int err);
 
-/* tree.c: the words of the files, and which ones this kernel has */
-extern const char *const ops_names[3];
-extern bool ops_registered[3];
-extern const char *const action_names[6];
-extern bool action_ok[6];
+/*
+ * tree.c: the words of the files, and which ones this kernel has: as
+ * features lists them, for some operations set (action_ok, ftype_ok) and
+ * for each (ops_action_ok, ops_ftype_ok, by ops_names index)
+ */
+#define NR_OPS		3
+#define NR_ACTIONS	10
+#define NR_FTYPES	5
+enum { ACT_STAT = 5, ACT_MIGRATE_HOT = 8, ACT_MIGRATE_COLD = 9 };
+enum { FT_MEMCG = 3 };
+extern const char *const ops_names[NR_OPS];
+extern bool ops_registered[NR_OPS];
+extern const char *const action_names[NR_ACTIONS];
+extern bool action_ok[NR_ACTIONS];
+extern bool ops_action_ok[NR_OPS][NR_ACTIONS];
 extern const char *const metric_names[2];
-extern const char *const ftype_names[3];
+extern const char *const ftype_names[NR_FTYPES];
+extern bool ftype_ok[NR_FTYPES];
+extern bool ops_ftype_ok[NR_OPS][NR_FTYPES];
+/* target_nid: -1 .. max_numnodes - 1; mem_node is a node with memory */
+extern long max_numnodes, mem_node;
 int fuzz_setup(void);
 
 /* values.c */
@@ -99,7 +117,10 @@ int predict_word(const struct val *v, const char *const *names, int nr,
 		 const bool *ok, int *alt, unsigned long *num);
 void predict_num(const struct val *v, unsigned long min, unsigned long max,
 		 int *want, int *alt, unsigned long *num);
+void predict_int(const struct val *v, long min, long max, int *want,
+		 int *alt, long *num);
 void predict_name(const struct val *v, int *want, int *alt, size_t *len);
+void predict_path(const struct val *v, int *want, int *alt, size_t *len);
 extern const bool bool_value[8];
 bool check_readback(struct attr *a, const char *why);
 int attr_load(struct attr *a);

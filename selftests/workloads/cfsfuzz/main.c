@@ -38,7 +38,9 @@
  *	ROUNDS MIB PID), gone (removal after the only target exited,
  *	without reading state), rmdir-off (rmdir racing off), dirs (mkdir
  *	and rmdir of targets and regions racing on/commit/off), reads (the
- *	read-mostly files of a context).  See the race_* functions.  Prints
+ *	read-mostly files of a context), paddr (a paddr context's on, off
+ *	and commit with actions and filters changing every round, racing
+ *	another writer and a reader).  See the race_* functions.  Prints
  *	"COUNT WHAT OUTCOME N" lines and "FAIL: ..." lines; exits 1 on FAIL.
  *
  *   cfsfuzz dump DIR
@@ -59,8 +61,9 @@
  * the tree and its defaults in tree.c, the values it writes in values.c,
  * what each write must do in oracle.c, and one file for each kind of
  * operation (writes.c, state.c, reads.c, dirs.c, repair.c); cycles.c has
- * cycles and names; race.c the races, with race-exit.c, race-action.c and
- * race-tree.c; dump.c and respawn.c their commands; util.c what all share.
+ * cycles and names; race.c the races, with race-exit.c, race-action.c,
+ * race-tree.c and race-paddr.c; dump.c and respawn.c their commands;
+ * util.c what all share.
  */
 #define _GNU_SOURCE
 #include "cfsfuzz.h"

@@ -11,6 +11,51 @@
 const bool bool_value[8] = { 1, 1, 0, 0, 1, 0, 1, 0 };
 
 /*
+ * The decimal digits at @s, up to @end: their value in *@x (with
+ * *@overflow if it is beyond 2^64-1) and whether there were any; where
+ * they end, past one newline.
+ */
+static const char *parse_digits(const char *s, const char *end,
+				unsigned long *x, bool *digits, bool *overflow)
+{
+	*x = 0;
+	*digits = *overflow = false;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		*digits = true;
+		if (*x > (ULONG_MAX - (*s - '0')) / 10)
+			*overflow = true;
+		*x = *x * 10 + (*s - '0');
+	}
+	if (s < end && *s == '\n')
+		s++;
+	return s;
+}
+
+/*
+ * Whether @v (the first WRITE_MAX bytes of it) can be a value at all:
+ * not empty, no NUL in it.  If not, *@want is the errno a write of it
+ * must give, *@alt another one the contract allows (-1: none).  If so,
+ * *@len is its length.
+ */
+static bool plain_value(const struct val *v, int *want, int *alt,
+			 size_t *len)
+{
+	*len = v->len > WRITE_MAX ? WRITE_MAX : v->len;
+	*alt = -1;
+	if (!*len) {
+		/* configfs gives EFAULT for an empty write: never stored */
+		*want = EINVAL;
+		*alt = EFAULT;
+		return false;
+	}
+	if (memchr(v->buf, '\0', *len)) {
+		*want = EINVAL;
+		return false;
+	}
+	return true;
+}
+
+/*
  * What a number attribute does with @v (the first WRITE_MAX bytes of it):
  * *@want is the errno it must give (0: accepted, value in *@num), and
  * *@alt another errno the contract allows (-1: none).
@@ -18,32 +63,17 @@ const bool bool_value[8] = { 1, 1, 0, 0, 1, 0, 1, 0 };
 void predict_num(const struct val *v, unsigned long min, unsigned long max,
 		 int *want, int *alt, unsigned long *num)
 {
-	size_t len = v->len > WRITE_MAX ? WRITE_MAX : v->len;
-	const char *s = v->buf, *end = s + len;
-	unsigned long x = 0;
-	bool overflow = false, digits = false;
+	const char *s = v->buf, *end;
+	bool overflow, digits;
+	unsigned long x;
+	size_t len;
 
-	*alt = -1;
-	if (!len) {
-		/* configfs gives EFAULT for an empty write: never stored */
-		*want = EINVAL;
-		*alt = EFAULT;
+	if (!plain_value(v, want, alt, &len))
 		return;
-	}
-	if (memchr(s, '\0', len)) {
-		*want = EINVAL;
-		return;
-	}
+	end = s + len;
 	if (*s == '+')
 		s++;
-	for (; s < end && *s >= '0' && *s <= '9'; s++) {
-		digits = true;
-		if (x > (ULONG_MAX - (*s - '0')) / 10)
-			overflow = true;
-		x = x * 10 + (*s - '0');
-	}
-	if (s < end && *s == '\n')
-		s++;
+	s = parse_digits(s, end, &x, &digits, &overflow);
 	if (overflow) {
 		*want = ERANGE;
 		if (s != end)
@@ -64,6 +94,46 @@ void predict_num(const struct val *v, unsigned long min, unsigned long max,
 	}
 	*want = 0;
 	*num = x;
+}
+
+/*
+ * The same for a signed number attribute (target_nid): one '+' or '-'
+ * may come first, and a number out of [@min, @max] on either side is
+ * ERANGE.
+ */
+void predict_int(const struct val *v, long min, long max, int *want,
+		 int *alt, long *num)
+{
+	const char *s = v->buf, *end;
+	bool overflow, digits, neg;
+	unsigned long x;
+	size_t len;
+
+	if (!plain_value(v, want, alt, &len))
+		return;
+	end = s + len;
+	neg = *s == '-';
+	if (*s == '+' || *s == '-')
+		s++;
+	s = parse_digits(s, end, &x, &digits, &overflow);
+	if (overflow) {
+		*want = ERANGE;
+		if (s != end)
+			*alt = EINVAL;
+		return;
+	}
+	if (!digits || s != end) {
+		*want = EINVAL;
+		return;
+	}
+	/* (x <= LONG_MAX + 1 fits when negated) */
+	if (neg ? x > (unsigned long)LONG_MAX + 1 || -(long)x < min :
+		  x > (unsigned long)max) {
+		*want = ERANGE;
+		return;
+	}
+	*want = 0;
+	*num = neg ? -(long)x : (long)x;
 }
 
 /* Which of @names @v is ("word" or "word\n"), or -1. */
@@ -104,6 +174,21 @@ int predict_word(const struct val *v, const char *const *names, int nr,
 }
 
 /*
+ * Whether @v is a string such a file stores: if so, *@len is its length
+ * without one trailing newline (within the first WRITE_MAX bytes); if
+ * not, *@want and *@alt are the errnos as plain_value() gives them.
+ */
+static bool string_value(const struct val *v, int *want, int *alt,
+			 size_t *len)
+{
+	if (!plain_value(v, want, alt, len))
+		return false;
+	if (v->buf[*len - 1] == '\n')
+		(*len)--;
+	return true;
+}
+
+/*
  * What a filter's target does with @v: *@want the errno it must give (0:
  * stored, and the name is the first *@len bytes), *@alt another one the
  * contract allows.  Names are at most NAME_MAX bytes (one trailing newline
@@ -112,29 +197,32 @@ int predict_word(const struct val *v, const char *const *names, int nr,
  */
 void predict_name(const struct val *v, int *want, int *alt, size_t *len)
 {
-	size_t n = v->len > WRITE_MAX ? WRITE_MAX : v->len;
-
-	*alt = -1;
-	if (!n) {
-		*want = EINVAL;
-		*alt = EFAULT;
+	if (!string_value(v, want, alt, len))
 		return;
-	}
-	if (memchr(v->buf, '\0', n)) {
-		*want = EINVAL;
-		return;
-	}
-	if (v->buf[n - 1] == '\n')
-		n--;
-	*len = n;
-	if (n > NAME_MAX) {
+	if (*len > NAME_MAX) {
 		*want = EINVAL;
 		*alt = ENAMETOOLONG;
 		return;
 	}
 	*want = 0;
-	if (memchr(v->buf, '/', n))
+	if (memchr(v->buf, '/', *len))
 		*alt = EINVAL;
+}
+
+/*
+ * What a filter's memcg_path does with @v, as predict_name(): empty (a
+ * lone newline) or starting with '/', up to what one write holds, it is
+ * stored; longer than 4094 bytes ENAMETOOLONG, anything else EINVAL.
+ */
+void predict_path(const struct val *v, int *want, int *alt, size_t *len)
+{
+	if (!string_value(v, want, alt, len))
+		return;
+	/* at most PATH_MAX - 2 bytes, to read back whole with a newline */
+	if (*len > 4094)
+		*want = ENAMETOOLONG;
+	else
+		*want = *len && v->buf[0] != '/' ? EINVAL : 0;
 }
 
 /* Which of @nr @words @buf (@n bytes) is, with a newline; or -1. */
@@ -151,11 +239,32 @@ static int read_word(const char *buf, ssize_t n, const char *const *words,
 	return -1;
 }
 
+/* "-N\n" or "N\n", a decimal number that fits a long. */
+static bool parse_line_long(const char *s, long *v)
+{
+	unsigned long u;
+
+	if (s[0] != '-') {
+		if (!parse_line_ulong(s, &u) || u > LONG_MAX)
+			return false;
+		*v = (long)u;
+		return true;
+	}
+	if (!parse_line_ulong(s + 1, &u) || !u ||
+	    u > (unsigned long)LONG_MAX + 1)
+		return false;
+	*v = -(long)u;
+	return true;
+}
+
+/* What a file reads: a value of a page at most, a newline, a NUL. */
+static char rbuf[WRITE_MAX + 64];
+
 /* Check what @a reads against the model; @why is for messages. */
 bool check_readback(struct attr *a, const char *why)
 {
-	char buf[NAME_MAX + 64];
-	ssize_t n = read_file(a->path, buf, sizeof(buf));
+	char *buf = rbuf;
+	ssize_t n = read_file(a->path, buf, sizeof(rbuf));
 	unsigned long u;
 	const char *w;
 	long p;
@@ -173,6 +282,20 @@ bool check_readback(struct attr *a, const char *why)
 		}
 		if ((long long)u != a->model) {
 			fail("%s reads %lu, expected %llu (%s)", a->path, u,
+			     a->model, why);
+			return false;
+		}
+		return true;
+	case K_INT:
+		if (!parse_line_long(buf, &p) || p < (long)a->min ||
+		    p > (long)a->max) {
+			fail("%s reads %s: not a number in [%ld, %ld] (%s)",
+			     a->path, quote(buf, n), (long)a->min,
+			     (long)a->max, why);
+			return false;
+		}
+		if (p != a->model) {
+			fail("%s reads %ld, expected %lld (%s)", a->path, p,
 			     a->model, why);
 			return false;
 		}
@@ -213,6 +336,7 @@ bool check_readback(struct attr *a, const char *why)
 		}
 		return true;
 	case K_NAME:
+	case K_PATH:
 		if ((size_t)n != a->slen + 1 || memcmp(buf, a->sval, a->slen) ||
 		    buf[n - 1] != '\n') {
 			fail("%s reads %s, expected %s and a newline (%s)",
@@ -235,9 +359,10 @@ bool check_readback(struct attr *a, const char *why)
 /* Load the model of @a from what it reads now; 0, or -1 after a fail(). */
 int attr_load(struct attr *a)
 {
-	char buf[NAME_MAX + 64];
-	ssize_t n = read_file(a->path, buf, sizeof(buf));
+	char *buf = rbuf;
+	ssize_t n = read_file(a->path, buf, sizeof(rbuf));
 	unsigned long u;
+	size_t max;
 	long p;
 	int i;
 
@@ -250,6 +375,11 @@ int attr_load(struct attr *a)
 		if (!parse_line_ulong(buf, &u))
 			goto bad;
 		a->model = u;
+		return 0;
+	case K_INT:
+		if (!parse_line_long(buf, &p))
+			goto bad;
+		a->model = p;
 		return 0;
 	case K_PID:
 		if (!parse_line_pid(buf, &p))
@@ -270,8 +400,11 @@ int attr_load(struct attr *a)
 		a->model = buf[0] == 'Y';
 		return 0;
 	case K_NAME:
-		if (n < 1 || (size_t)n > NAME_MAX + 1 || buf[n - 1] != '\n' ||
-		    memchr(buf, '\0', n))
+	case K_PATH:
+		max = a->kind == K_NAME ? NAME_MAX : WRITE_MAX;
+		if (n < 1 || (size_t)n > max + 1 || buf[n - 1] != '\n' ||
+		    memchr(buf, '\0', n) ||
+		    (a->kind == K_PATH && n > 1 && buf[0] != '/'))
 			goto bad;
 		memcpy(a->sval, buf, n - 1);
 		a->slen = n - 1;

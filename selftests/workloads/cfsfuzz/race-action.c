@@ -88,19 +88,6 @@ static long swap_cached_pages(void)
 	return kib * 1024 / (long)page;
 }
 
-static bool read_stats(const char *s0, unsigned long v[NR_STATS])
-{
-	char file[32];
-	int i;
-
-	for (i = 0; i < NR_STATS; i++) {
-		snprintf(file, sizeof(file), "stats/%s", stat_names[i]);
-		if (!read_ulong(s0, file, &v[i]))
-			return false;
-	}
-	return true;
-}
-
 /*
  * Wait (polling every millisecond, for up to 10 s) until the action has
  * moved 1 to 70 % of @v's @pages pages: until that many fewer are resident

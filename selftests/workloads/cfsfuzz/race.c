@@ -3,7 +3,8 @@
  * cfsfuzz race MODE DIR ROUNDS [PID | MIB PID]: races in a loop, without a
  * fork+exec per step (which costs a lot in UML).  The modes are in
  * race-exit.c (exit-on, exit-commit, exit-only), race-action.c
- * (exit-action), race-tree.c (gone, rmdir-off, dirs) and here (reads);
+ * (exit-action), race-tree.c (gone, rmdir-off, dirs), race-paddr.c
+ * (paddr) and here (reads);
  * here is also what they share: the tally of outcomes that ends the output,
  * target processes and their killers, files read and written in one line.
  */
@@ -160,6 +161,20 @@ bool read_ulong(const char *dir, const char *file, unsigned long *v)
 	return readf(dir, file, buf, sizeof(buf)) && parse_line_ulong(buf, v);
 }
 
+/* The statistics of scheme directory @s, in ST_ order. */
+bool read_stats(const char *s, unsigned long v[NR_STATS])
+{
+	char file[32];
+	int i;
+
+	for (i = 0; i < NR_STATS; i++) {
+		snprintf(file, sizeof(file), "stats/%s", stat_names[i]);
+		if (!read_ulong(s, file, &v[i]))
+			return false;
+	}
+	return true;
+}
+
 /* Poll (without reading anything else) until @ctx reads off; 30 s. */
 bool wait_off(const char *ctx)
 {
@@ -239,6 +254,8 @@ int cmd_race(int argc, char **argv)
 		race_dirs(dir, rounds, pid);
 	else if (!strcmp(mode, "reads"))
 		race_reads(dir, rounds);
+	else if (!strcmp(mode, "paddr"))
+		race_paddr(dir, rounds);
 	else if (!strcmp(mode, "exit-action") &&
 		 (argc == 7 || (argc == 8 && !strcmp(argv[7], "willneed"))))
 		race_exit_action(dir, rounds, strtoul(argv[5], NULL, 10),

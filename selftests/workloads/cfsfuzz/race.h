@@ -22,6 +22,7 @@ int writef(const char *dir, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool readf(const char *dir, const char *file, char *buf, size_t size);
 bool read_ulong(const char *dir, const char *file, unsigned long *v);
+bool read_stats(const char *s, unsigned long v[NR_STATS]);
 bool wait_off(const char *ctx);
 bool stopped(const char *ctx);
 
@@ -36,5 +37,7 @@ int race_exit_action(const char *ctx, unsigned long rounds,
 int race_gone(const char *contexts, unsigned long rounds);
 int race_rmdir_off(const char *contexts, unsigned long rounds, long pid);
 int race_dirs(const char *ctx, unsigned long rounds, long pid);
+/* race-paddr.c */
+int race_paddr(const char *ctx, unsigned long rounds);
 
 #endif /* RACE_H */

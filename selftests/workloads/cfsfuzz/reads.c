@@ -48,8 +48,8 @@ void check_stats(const struct scheme_attrs *sa)
 /* A snapshot: "START END NR_ACCESSES AGE" lines, page-aligned, in order. */
 static void check_snapshot(void)
 {
-	unsigned long prev_end = 0, s, e, acc, age;
-	char path[PATH_MAX], *line, *next;
+	const char *problem;
+	char path[PATH_MAX];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/targets/t%d/snapshot", ctxdir,
@@ -61,20 +61,9 @@ static void check_snapshot(void)
 		fail("read %s: %s", path, ename(-n));
 		return;
 	}
-	for (line = buf; *line; line = next) {
-		next = strchr(line, '\n');
-		if (!next) {
-			fail("%s: last line without newline", path);
-			return;
-		}
-		*next++ = '\0';
-		if (sscanf(line, "%lu %lu %lu %lu", &s, &e, &acc, &age) != 4 ||
-		    s >= e || s % page || e % page || s < prev_end) {
-			fail("%s: bad line \"%s\"", path, line);
-			return;
-		}
-		prev_end = e;
-	}
+	problem = snapshot_problem(buf);
+	if (problem)
+		fail("%s: bad line \"%s\"", path, problem);
 }
 
 /* Read a file and check its format. */

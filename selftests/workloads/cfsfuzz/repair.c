@@ -73,22 +73,42 @@ static void ordered_pair(unsigned long lo, unsigned long hi,
 }
 
 /*
- * A valid scheme: an available action (mostly ones that do something), a
- * pattern with each min <= max, sometimes quotas and a watermark window
- * (low <= mid <= high), and filters that name t0 or t1 or a real range.
- * Every value is written on its own, in a random order.
+ * Mostly (90 %) one of the @nr words that @ops_ok allows for the staged
+ * operations, else one that @ok allows for any: on/commit refuse that
+ * one now and then.
+ */
+static int pick_word(const bool *ok, const bool *ops_ok, int nr)
+{
+	int w;
+
+	do {
+		w = rnd_below(nr);
+	} while (!(chance(90) ? ops_ok[w] : ok[w]));
+	return w;
+}
+
+/*
+ * A valid scheme: an action the staged operations take (mostly ones that
+ * do something), with a node with memory for the migrate ones, a pattern
+ * with each min <= max, sometimes quotas and a watermark window (low <=
+ * mid <= high), and filters of types the operations take that name t0
+ * or t1 or a real range or the root cgroup.  Every value is written on
+ * its own, in a random order.
  */
 static void repair_scheme(struct scheme_attrs *sa)
 {
-	struct pending p[64];
+	int ops = attrs[A_OPS].model, n = 0, i, act;
 	unsigned long x, y, z, lo, hi;
-	int n = 0, i, act;
+	struct pending p[64];
 
-	do {
-		act = rnd_below(6);
-	} while (!action_ok[act]);
+	act = pick_word(action_ok, ops_action_ok[ops], NR_ACTIONS);
 	pend(p, &n, sa->action, chance(50) ? "%s\n" : "%s",
 	     action_names[act]);
+	if (act == ACT_MIGRATE_HOT || act == ACT_MIGRATE_COLD)
+		pend(p, &n, sa->target_nid, "%ld", mem_node);
+	else
+		pend(p, &n, sa->target_nid, "%ld",
+		     chance(50) ? -1 : (long)rnd_below(max_numnodes));
 	pend(p, &n, sa->apply_interval, "%lu",
 	     chance(50) ? 0 : rnd_below(300000));
 	x = chance(60) ? 0 : page * rnd_below(64);
@@ -129,12 +149,15 @@ static void repair_scheme(struct scheme_attrs *sa)
 	for (i = 0; i < sa->nr_filters; i++) {
 		struct filter_attrs *f = &sa->filters[i];
 
-		pend(p, &n, f->type, "%s", ftype_names[rnd_below(3)]);
+		pend(p, &n, f->type, "%s",
+		     ftype_names[pick_word(ftype_ok, ops_ftype_ok[ops],
+					   NR_FTYPES)]);
 		pend(p, &n, f->matching, "%s", chance(50) ? "Y" : "n\n");
 		x = 0x10000000UL + page * rnd_below(1UL << 20);
 		pend(p, &n, f->addr_start, "%lu", x + rnd_below(page));
 		pend(p, &n, f->addr_end, "%lu", x + page * (1 + rnd_below(1024)));
 		pend(p, &n, f->target, chance(50) ? "t0" : "t1\n");
+		pend(p, &n, f->memcg_path, chance(80) ? "/" : "\n");
 	}
 	pend_flush(p, n);
 }

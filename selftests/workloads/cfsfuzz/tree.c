@@ -8,16 +8,23 @@
 #define _GNU_SOURCE
 #include "fuzz.h"
 
-const char *const ops_names[3] = { "vaddr", "fvaddr", "paddr" };
-bool ops_registered[3];
-const char *const action_names[6] = {
+const char *const ops_names[NR_OPS] = { "vaddr", "fvaddr", "paddr" };
+bool ops_registered[NR_OPS];
+/* every action and filter type configfs-layout.md names, in ACT_, FT_ order */
+const char *const action_names[NR_ACTIONS] = {
 	"willneed", "cold", "pageout", "hugepage", "nohugepage", "stat",
+	"lru_prio", "lru_deprio", "migrate_hot", "migrate_cold",
 };
-bool action_ok[6];	/* as features lists them */
+bool action_ok[NR_ACTIONS];	/* as features lists them */
+bool ops_action_ok[NR_OPS][NR_ACTIONS];
 const char *const metric_names[2] = { "none", "free_mem_rate" };
 static const bool metric_ok[] = { true, true };
-const char *const ftype_names[3] = { "anon", "addr", "target" };
-static const bool ftype_ok[] = { true, true, true };
+const char *const ftype_names[NR_FTYPES] = {
+	"anon", "addr", "target", "memcg", "young",
+};
+bool ftype_ok[NR_FTYPES];
+bool ops_ftype_ok[NR_OPS][NR_FTYPES];
+long max_numnodes, mem_node;
 
 static int attr_add(const char *rel, enum kind kind, unsigned long min,
 		    unsigned long max)
@@ -58,9 +65,12 @@ static void add_scheme(struct scheme_attrs *sa, const char *name,
 #define REL(fmt, ...) (snprintf(rel, sizeof(rel), "%s/" fmt, sa->dir, \
 				##__VA_ARGS__), rel)
 	snprintf(sa->dir, sizeof(sa->dir), "schemes/%s", name);
-	sa->action = attr_add_words(REL("action"), action_names, action_ok, 6);
+	sa->action = attr_add_words(REL("action"), action_names, action_ok,
+				    NR_ACTIONS);
 	sa->apply_interval = attr_add(REL("apply_interval_us"), K_NUM, 0,
 				      ULONG_MAX);
+	sa->target_nid = attr_add(REL("target_nid"), K_INT, -1,
+				  max_numnodes - 1);
 	sa->min_sz = attr_add(REL("access_pattern/min_size_bytes"), K_NUM, 0,
 			      ULONG_MAX);
 	sa->max_sz = attr_add(REL("access_pattern/max_size_bytes"), K_NUM, 0,
@@ -97,7 +107,7 @@ static void add_scheme(struct scheme_attrs *sa, const char *name,
 		struct filter_attrs *f = &sa->filters[i];
 
 		f->type = attr_add_words(REL("filters/f%d/type", i),
-					 ftype_names, ftype_ok, 3);
+					 ftype_names, ftype_ok, NR_FTYPES);
 		f->matching = attr_add(REL("filters/f%d/matching", i), K_BOOL,
 				       0, 0);
 		f->addr_start = attr_add(REL("filters/f%d/addr_start", i),
@@ -106,6 +116,8 @@ static void add_scheme(struct scheme_attrs *sa, const char *name,
 				       0, ULONG_MAX);
 		f->target = attr_add(REL("filters/f%d/target", i), K_NAME, 0,
 				     0);
+		f->memcg_path = attr_add(REL("filters/f%d/memcg_path", i),
+					 K_PATH, 0, 0);
 	}
 #undef REL
 }
@@ -114,8 +126,9 @@ static void add_scheme(struct scheme_attrs *sa, const char *name,
 static bool scheme_defaults(const struct scheme_attrs *sa)
 {
 	const struct filter_attrs *f;
-	bool ok = attrs[sa->action].model == 5 &&	/* stat */
+	bool ok = attrs[sa->action].model == ACT_STAT &&
 		attrs[sa->apply_interval].model == 0 &&
+		attrs[sa->target_nid].model == -1 &&
 		attrs[sa->min_sz].model == 0 &&
 		attrs[sa->max_sz].model == (long long)ULONG_MAX &&
 		attrs[sa->min_nr].model == 0 &&
@@ -137,39 +150,139 @@ static bool scheme_defaults(const struct scheme_attrs *sa)
 		ok = ok && attrs[f->type].model == 0 &&	/* anon */
 		     attrs[f->matching].model == 1 &&
 		     attrs[f->addr_start].model == 0 &&
-		     attrs[f->addr_end].model == 0 && attrs[f->target].slen == 0;
+		     attrs[f->addr_end].model == 0 &&
+		     attrs[f->target].slen == 0 &&
+		     attrs[f->memcg_path].slen == 0;
 	}
 	return ok;
 }
 
-/* Which operations sets and actions the features file lists. */
+/*
+ * Which of @nr @words features (@buf) lists as PREFIX:WORD, in @ok, and
+ * per operations set as OPS:PREFIX:WORD, in @ops_ok (NR_OPS rows of
+ * @nr).  A word some operations set takes is listed alone too, and the
+ * other way round.  0, or -1 after a fail().
+ */
+static int read_feature_words(const char *buf, const char *prefix,
+			      const char *const *words, int nr, bool *ok,
+			      bool *ops_ok)
+{
+	char word[64];
+	bool some;
+	int i, o;
+
+	for (i = 0; i < nr; i++) {
+		snprintf(word, sizeof(word), "%s:%s", prefix, words[i]);
+		ok[i] = has_word(buf, word);
+		some = false;
+		for (o = 0; o < NR_OPS; o++) {
+			snprintf(word, sizeof(word), "%s:%s:%s", ops_names[o],
+				 prefix, words[i]);
+			ops_ok[o * nr + i] = has_word(buf, word);
+			if (ops_ok[o * nr + i] && !ops_registered[o]) {
+				fail("features lists %s, but not ops:%s",
+				     word, ops_names[o]);
+				return -1;
+			}
+			some = some || ops_ok[o * nr + i];
+		}
+		if (ok[i] != some) {
+			fail("features %s %s:%s, but %s operations set with it",
+			     ok[i] ? "lists" : "lacks", prefix, words[i],
+			     ok[i] ? "no" : "an");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * MAX_NUMNODES, which bounds target_nid, as the file of scheme @dir
+ * shows it: the first power of two (NODES_SHIFT is at most 10) that it
+ * refuses with ERANGE, the number below accepted.  It must exceed every
+ * possible node.  Also a node with memory, for the migrate actions (0
+ * without NUMA).  Leaves target_nid at its default, -1.  0, or -1 after
+ * a fail().
+ */
+static int probe_max_numnodes(const char *dir)
+{
+	char path[PATH_MAX + 64], val[24];
+	long n, first, last;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s/target_nid", ctxdir, dir);
+	for (n = 1; n <= 1024; n *= 2) {
+		snprintf(val, sizeof(val), "%ld", n - 1);
+		err = write_str(path, val);
+		if (err) {
+			fail("%s <- %s: %s", path, val, ename(err));
+			return -1;
+		}
+		snprintf(val, sizeof(val), "%ld\n", n);
+		err = write_str(path, val);
+		if (err)
+			break;
+	}
+	if (err != ERANGE) {
+		fail("%s: no power of two up to 1024 refused with ERANGE (%ld: %s)",
+		     path, n, ename(err));
+		return -1;
+	}
+	max_numnodes = n;
+	if (node_list("/sys/devices/system/node/possible", &first, &last) &&
+	    last >= max_numnodes) {
+		fail("%s refuses %ld, but node %ld is possible", path, n, last);
+		return -1;
+	}
+	err = write_str(path, "-1\n");
+	if (err) {
+		fail("%s <- -1: %s", path, ename(err));
+		return -1;
+	}
+	if (!node_list("/sys/devices/system/node/has_memory", &mem_node, &last))
+		mem_node = 0;
+	return 0;
+}
+
+/* Which operations sets, actions and filter types features lists. */
 static int read_features(void)
 {
-	char path[PATH_MAX + 32], buf[512], word[32];
-	size_t i, l;
-	char *at;
+	char path[PATH_MAX + 32];
+	static char buf[8192];
+	int i;
 
 	snprintf(path, sizeof(path), "%s/../../features", ctxdir);
 	if (read_file(path, buf, sizeof(buf)) < 0) {
 		fail("cannot read %s", path);
 		return -1;
 	}
-	for (i = 0; i < 3; i++) {
-		snprintf(word, sizeof(word), "ops:%s", ops_names[i]);
-		ops_registered[i] = strstr(buf, word) != NULL;
+	for (i = 0; i < NR_OPS; i++) {
+		snprintf(path, sizeof(path), "ops:%s", ops_names[i]);
+		ops_registered[i] = has_word(buf, path);
 	}
-	for (i = 0; i < 6; i++) {
-		/* "action:WORD" followed by a blank or the end */
-		l = snprintf(word, sizeof(word), "action:%s", action_names[i]);
-		at = strstr(buf, word);
-		action_ok[i] = at && (at[l] == ' ' || at[l] == '\n' ||
-				      !at[l]);
-	}
-	if (!action_ok[5]) {
+	if (read_feature_words(buf, "action", action_names, NR_ACTIONS,
+			       action_ok, &ops_action_ok[0][0]) ||
+	    read_feature_words(buf, "filter", ftype_names, NR_FTYPES,
+			       ftype_ok, &ops_ftype_ok[0][0]))
+		return -1;
+	if (!action_ok[ACT_STAT]) {
 		fail("features lacks action:stat: %s", quote(buf, strlen(buf)));
 		return -1;
 	}
-	return 0;
+	/* lru_prio, lru_deprio, migrate_*, memcg and young are paddr's own */
+	for (i = 0; i < NR_OPS - 1; i++) {
+		int k;
+
+		for (k = ACT_STAT + 1; k < NR_ACTIONS; k++)
+			if (ops_action_ok[i][k])
+				fail("features lists %s:action:%s",
+				     ops_names[i], action_names[k]);
+		for (k = FT_MEMCG; k < NR_FTYPES; k++)
+			if (ops_ftype_ok[i][k])
+				fail("features lists %s:filter:%s",
+				     ops_names[i], ftype_names[k]);
+	}
+	return nr_fails ? -1 : 0;
 }
 
 /* Make the tree and its attrs[], check the defaults, and repair(). */
@@ -195,6 +308,8 @@ int fuzz_setup(void)
 			return -1;
 		}
 	}
+	if (probe_max_numnodes("schemes/s0"))
+		return -1;
 	attr_add("operations", K_OPS, 0, 0);
 	attr_add("sample_us", K_NUM, 1, ULONG_MAX);
 	attr_add("aggr_us", K_NUM, 1, ULONG_MAX);

@@ -125,6 +125,61 @@ bool parse_line_pid(const char *s, long *v)
 	return true;
 }
 
+/* Whether @word is one of the blank-separated words of @list. */
+bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *at;
+
+	for (at = strstr(list, word); at; at = strstr(at + 1, word))
+		if ((at == list || at[-1] == ' ') &&
+		    (!at[n] || at[n] == ' ' || at[n] == '\n'))
+			return true;
+	return false;
+}
+
+/*
+ * What is wrong with snapshot @buf (NUL-terminated; its lines get cut):
+ * NULL if it is "START END NR_ACCESSES AGE" lines, each with its newline,
+ * page-aligned, in address order; else the first bad line.
+ */
+const char *snapshot_problem(char *buf)
+{
+	unsigned long prev_end = 0, s, e, acc, age;
+	char *line, *next;
+
+	for (line = buf; *line; line = next) {
+		next = strchr(line, '\n');
+		if (!next)
+			return line;
+		*next++ = '\0';
+		if (sscanf(line, "%lu %lu %lu %lu", &s, &e, &acc, &age) != 4 ||
+		    s >= e || s % page || e % page || s < prev_end)
+			return line;
+		prev_end = e;
+	}
+	return NULL;
+}
+
+/*
+ * The first and the last node of a sysfs node list such as "0-1,3\n", in
+ * *@first and *@last; false if there is none, or no such file (no NUMA).
+ */
+bool node_list(const char *file, long *first, long *last)
+{
+	char buf[256], *p;
+
+	if (read_file(file, buf, sizeof(buf)) < 0 || buf[0] < '0' ||
+	    buf[0] > '9')
+		return false;
+	*first = strtol(buf, NULL, 10);
+	for (p = buf + strcspn(buf, "\n");
+	     p > buf && p[-1] >= '0' && p[-1] <= '9'; p--)
+		;
+	*last = strtol(p, NULL, 10);
+	return true;
+}
+
 const char *const stat_names[NR_STATS] = {
 	"nr_tried", "sz_tried", "nr_applied", "sz_applied", "qt_exceeds",
 };

@@ -83,6 +83,12 @@ static const char *const junk[] = {
 	"free-mem-rate", "Free_mem_rate", "NONE", "none\n\n", "Anon", "ADDR",
 	"targets", "yes", "no", "true", "false", "Yes", "of", "2", "YN", "Y ",
 	"y\n\n", "nn", "onn", "\xe2\x80\x8bstat", "stat\xc2\xa0",
+	"lru_prio ", "lru-prio", "LRU_PRIO", "lru_deprio\n\n", "migrate",
+	"migrate_cold\t", "migrate-hot", "Young", "young ", "memcg\n\n",
+	"MEMCG", "memcgs",
+	/* near signed numbers and paths */
+	"--1", "- 1", "-1-", "-1\n\n", " -1", "\xe2\x88\x92\x31", "-01",
+	"-2", "/", "/\n", "//\n", "/sys/fs/cgroup", " /",
 };
 
 const char *const ctx_words[6] = {
@@ -228,33 +234,100 @@ static const char *gen_value(struct val *v)
 	}
 }
 
+/* @n random bytes: mostly letters, some of "/\n%. \t", some not ASCII. */
+static void random_name_bytes(char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (rnd_below(8)) {
+		case 0:
+			buf[i] = (char)(0x80 + rnd_below(128));
+			break;
+		case 1:
+			buf[i] = "/\n%. \t"[rnd_below(6)];
+			break;
+		default:
+			buf[i] = (char)('a' + rnd_below(26));
+			break;
+		}
+	}
+}
+
 /* A random name for a filter's target: short, long, around NAME_MAX. */
 static void gen_name(struct val *v)
 {
 	static const size_t lens[] = { 0, 1, 2, 3, 8, 254, 255, 256, 257, 300 };
 	static const char *const known[] = { "t0", "t1", "tx", "t2", "T0" };
-	size_t i, n;
 
 	if (chance(40)) {
 		val_set(v, PICK(known));
 	} else {
-		n = PICK(lens);
-		for (i = 0; i < n; i++) {
-			switch (rnd_below(8)) {
-			case 0:
-				v->buf[i] = (char)(0x80 + rnd_below(128));
-				break;
-			case 1:
-				v->buf[i] = "/\n%. \t"[rnd_below(6)];
-				break;
-			default:
-				v->buf[i] = (char)('a' + rnd_below(26));
-				break;
-			}
-		}
-		v->len = n;
+		v->len = PICK(lens);
+		random_name_bytes(v->buf, v->len);
 	}
 	maybe_newline(v, 50);
+}
+
+/*
+ * A random memcg_path: known good and bad ones, or random bytes after a
+ * '/' (mostly), short or around what one write holds.
+ */
+static void gen_path(struct val *v)
+{
+	static const size_t lens[] = {
+		1, 2, 8, 255, 256, 4093, 4094, 4095, 4096, 5000,
+	};
+	static const char *const known[] = {
+		"/", "", "/a", "/system.slice", "/workload.slice/app.service",
+		"/nonexistent", "//", "/.", "/..", "/a/", "/a//b", "a", "a/b",
+		"./a", " /a", "\t/", "\\a", "~/a", "/a\n/b", "/\xff\xfe",
+	};
+
+	if (chance(40)) {
+		val_set(v, PICK(known));
+	} else {
+		v->len = PICK(lens);
+		random_name_bytes(v->buf, v->len);
+		if (chance(80))
+			v->buf[0] = '/';
+	}
+	maybe_newline(v, 50);
+}
+
+/*
+ * A random signed number for @a (a K_INT): around both ends of its range
+ * and of int's and long's, or anywhere near the range; now and then with
+ * a '+', leading zeros or a newline.
+ */
+static void gen_int(struct val *v, const struct attr *a)
+{
+	static const char *const far[] = {
+		"-2147483648", "-2147483649", "2147483647", "2147483648",
+		"-9223372036854775808", "-9223372036854775809",
+		"9223372036854775807", "-18446744073709551615",
+		"-18446744073709551616", "-4294967296", "-4294967295",
+	};
+	static const char *const fmts[] = { "%ld", "%ld", "%+ld", "%05ld" };
+	long min = (long)a->min, max = (long)a->max, x;
+
+	if (chance(20)) {
+		val_set(v, PICK(far));
+	} else {
+		switch (rnd_below(3)) {
+		case 0:
+			x = min - 2 + (long)rnd_below(4);
+			break;
+		case 1:
+			x = max - 1 + (long)rnd_below(3);
+			break;
+		default:
+			x = min - 3 + (long)rnd_below(max - min + 7);
+			break;
+		}
+		val_printf(v, PICK(fmts), x);
+	}
+	maybe_newline(v, 40);
 }
 
 /* One of @a's own words with a near miss now and then. */
@@ -285,8 +358,8 @@ static void gen_own_word(struct val *v, const struct attr *a)
 
 /*
  * A value for attribute @a: mostly any kind (gen_value()), but words,
- * booleans and names also get near-valid values of their own.  Returns
- * the kind of value, for messages.
+ * booleans, names, paths and signed numbers also get near-valid values
+ * of their own.  Returns the kind of value, for messages.
  */
 const char *gen_value_for(struct val *v, const struct attr *a)
 {
@@ -302,6 +375,14 @@ const char *gen_value_for(struct val *v, const struct attr *a)
 	if (a->kind == K_NAME && chance(50)) {
 		gen_name(v);
 		return "own-name";
+	}
+	if (a->kind == K_PATH && chance(50)) {
+		gen_path(v);
+		return "own-path";
+	}
+	if (a->kind == K_INT && chance(50)) {
+		gen_int(v, a);
+		return "own-int";
 	}
 	return gen_value(v);
 }

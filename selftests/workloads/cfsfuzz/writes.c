@@ -51,6 +51,7 @@ void fuzz_attr(int i)
 	size_t eff = v.len > WRITE_MAX ? WRITE_MAX : v.len, name_len = 0;
 	int err, want = 0, alt = -1;
 	unsigned long num = 0;
+	long snum = 0;
 	char why[600];
 	ssize_t n;
 	bool was_on = false;
@@ -82,6 +83,10 @@ void fuzz_attr(int i)
 	case K_NUM:
 		predict_num(&v, a->min, a->max, &want, &alt, &num);
 		break;
+	case K_INT:
+		predict_int(&v, (long)a->min, (long)a->max, &want, &alt,
+			    &snum);
+		break;
 	case K_PID:
 		predict_num(&v, 1, INT_MAX, &want, &alt, &num);
 		/* a good number: the process may or may not exist */
@@ -106,6 +111,9 @@ void fuzz_attr(int i)
 	case K_NAME:
 		predict_name(&v, &want, &alt, &name_len);
 		break;
+	case K_PATH:
+		predict_path(&v, &want, &alt, &name_len);
+		break;
 	case K_RO:
 		/* any errno, but never success */
 		want = err ? err : EACCES;
@@ -126,9 +134,11 @@ void fuzz_attr(int i)
 			attr_load(a);
 		return;
 	}
-	if (!err && a->kind == K_NAME) {
+	if (!err && (a->kind == K_NAME || a->kind == K_PATH)) {
 		memcpy(a->sval, v.buf, name_len);
 		a->slen = name_len;
+	} else if (!err && a->kind == K_INT) {
+		a->model = snum;
 	} else if (!err && a->kind != K_STATE && a->kind != K_RO) {
 		a->model = (long long)num;
 	}
