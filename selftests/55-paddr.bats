@@ -413,7 +413,11 @@ wait_resident_at_most() {
 	n=$(awk 'END { print NR }' "$hot0")
 	same=$(awk 'NR == FNR { p[$1] = 1; next } p[$1] { k++ } END { print k + 0 }' "$hot0" "$hot1")
 	echo "hot pages still in their frames: $same of $n"
-	[ "$n" -gt 0 ] && [ $((same * 100)) -ge $((n * 95)) ]
+	# regions are tens of MiB at first and take some aggregations to be
+	# split at the hot range's ends, where hot pages can share a region
+	# with cold ones (the cold range was populated right after the hot
+	# one, often in the next frames): some such pages go with it
+	[ "$n" -gt 0 ] && [ $((same * 100)) -ge $((n * 85)) ]
 	st_stop "$ST_PID" TERM 120
 	[ "$ST_STATUS" -eq 0 ] || { cat "$ST_OUT"; return 1; }
 	grep -q '^verify: ok' "$ST_OUT"

@@ -308,8 +308,8 @@ expect_off() {
 	cfs_mkctx web
 	cfs_expect_mkdir OK "$S"
 	[ "$(sorted_ls "$C/schemes")" = s0 ]
-	[ "$(sorted_ls "$S")" = "access_pattern action apply_interval_us filters quotas stats watermarks" ]
-	modes "$S" 600 action apply_interval_us
+	[ "$(sorted_ls "$S")" = "access_pattern action apply_interval_us filters quotas stats target_nid watermarks" ]
+	modes "$S" 600 action apply_interval_us target_nid
 	[ "$(sorted_ls "$S/access_pattern")" = "max_age max_nr_accesses max_size_bytes min_age min_nr_accesses min_size_bytes" ]
 	modes "$S/access_pattern" 600 min_size_bytes max_size_bytes \
 		min_nr_accesses max_nr_accesses min_age max_age
@@ -359,13 +359,14 @@ expect_off() {
 	cfs_mkctx web
 	cfs_expect_mkdir OK "$S"
 	cfs_expect_mkdir OK "$f"
-	[ "$(sorted_ls "$f")" = "addr_end addr_start matching target type" ]
-	modes "$f" 600 type matching addr_start addr_end target
+	[ "$(sorted_ls "$f")" = "addr_end addr_start matching memcg_path target type" ]
+	modes "$f" 600 type matching addr_start addr_end target memcg_path
 	cfs_expect_value "$f/type" anon
 	cfs_expect_value "$f/matching" Y
 	cfs_expect_value "$f/addr_start" 0
 	cfs_expect_value "$f/addr_end" 0
 	cfs_expect_value "$f/target" ""
+	cfs_expect_value "$f/memcg_path" ""
 }
 
 @test "several schemes and filters per context and scheme; names are free" {
