@@ -165,7 +165,7 @@ check_modes() {
 	[ -d "$CFS_CTXS/web/targets/app/regions" ]
 }
 
-@test "a new scheme has action, apply_interval_us and its five default groups" {
+@test "a new scheme has action, apply_interval_us, target_nid and its five default groups" {
 	local s=$CFS_CTXS/web/schemes/sc
 	cfs_mkctx web
 	cfs_mkscheme web sc
@@ -192,7 +192,7 @@ check_modes() {
 	check_modes "$s/stats" -- "${CFS_STATS_RO[@]}"
 }
 
-@test "a new filter has type, matching, addr_start, addr_end and target, all 0600" {
+@test "a new filter has type, matching, addr_start, addr_end, target and memcg_path, all 0600" {
 	local f=$CFS_CTXS/web/schemes/sc/filters/f0
 	cfs_mkctx web
 	cfs_mkscheme web sc f0

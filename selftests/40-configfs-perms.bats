@@ -82,10 +82,10 @@ nobody_fails() {
 	local f mode
 	cfs_start_sleeper
 	full_tree "$SLEEPER_PID"
-	# features; 9 context, 2 target, 2 region files; 2 scheme files, 6 in
-	# access_pattern, 7 in quotas, 5 in watermarks, 5 in stats; 5 filter
+	# features; 9 context, 2 target, 2 region files; 3 scheme files, 6 in
+	# access_pattern, 7 in quotas, 5 in watermarks, 5 in stats; 6 filter
 	# files.
-	[ "$(all_files | wc -l)" -eq 44 ]
+	[ "$(all_files | wc -l)" -eq 46 ]
 	while read -r f; do
 		[ "$(stat -c %u:%g "$f")" = 0:0 ] || { echo "$f: owner $(stat -c %u:%g "$f")"; return 1; }
 		mode=$(cfs_mode "$f")

@@ -34,7 +34,7 @@ CFS_TARGET_RW=(pid)
 CFS_TARGET_RO=(snapshot)
 CFS_TARGET_DIRS=(regions)
 CFS_REGION_RW=(start end)
-CFS_SCHEME_RW=(action apply_interval_us)
+CFS_SCHEME_RW=(action apply_interval_us target_nid)
 CFS_SCHEME_DIRS=(access_pattern quotas watermarks filters stats)
 CFS_PATTERN_RW=(min_size_bytes max_size_bytes min_nr_accesses
 	max_nr_accesses min_age max_age)
@@ -43,7 +43,7 @@ CFS_QUOTAS_RW=(ms bytes reset_interval_ms weight_size weight_nr_accesses
 CFS_QUOTAS_RO=(effective_bytes)
 CFS_WMARKS_RW=(metric interval_us high mid low)
 CFS_STATS_RO=(nr_tried sz_tried nr_applied sz_applied qt_exceeds)
-CFS_FILTER_RW=(type matching addr_start addr_end target)
+CFS_FILTER_RW=(type matching addr_start addr_end target memcg_path)
 
 # Each test starts from an empty contexts/ directory.
 cfs_setup() {
