@@ -241,7 +241,7 @@ static ssize_t damos_cfs_filter_target_store(struct config_item *i,
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 	size_t len = count;
 
-	if (strnlen(page, count) != count)
+	if (damon_cfs_check_nul(page, count))
 		return -EINVAL;
 	if (len && page[len - 1] == '\n')
 		len--;
@@ -273,7 +273,7 @@ static ssize_t damos_cfs_filter_memcg_path_store(struct config_item *i,
 	size_t len = count;
 	char *path = NULL;
 
-	if (strnlen(page, count) != count)
+	if (damon_cfs_check_nul(page, count))
 		return -EINVAL;
 	if (len && page[len - 1] == '\n')
 		len--;
@@ -362,7 +362,7 @@ static ssize_t damos_cfs_scheme_target_nid_store(struct config_item *i,
 	struct damos_cfs_scheme *cs = to_damos_cfs_scheme(i);
 	int nid, err;
 
-	if (strnlen(page, count) != count)
+	if (damon_cfs_check_nul(page, count))
 		return -EINVAL;
 	err = kstrtoint(page, 10, &nid);
 	if (err)

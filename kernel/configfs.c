@@ -24,7 +24,7 @@
 /* ------------------------------------------------------------ parsing */
 
 /* configfs hands us a NUL-terminated copy; refuse NULs inside the value. */
-static int damon_cfs_check_nul(const char *page, size_t count)
+int damon_cfs_check_nul(const char *page, size_t count)
 {
 	return strnlen(page, count) == count ? 0 : -EINVAL;
 }

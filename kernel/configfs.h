@@ -279,6 +279,7 @@ static inline bool damon_cfs_any(unsigned int i)
 		._op = (_fn), __VA_ARGS__ }
 
 /* configfs.c */
+int damon_cfs_check_nul(const char *page, size_t count);
 int damon_cfs_parse_ulong(const char *page, size_t count,
 			  unsigned long min, unsigned long max,
 			  unsigned long *val);
