@@ -194,7 +194,7 @@ selftests-debug: uml-debug tools
 # (two NUMA nodes: migration), DAMOS (THP actions, swap) and damo.  The interface suites test platform-independent code,
 # which the normal and debug UML kernels cover; make check-x86 runs every
 # suite.
-X86_SUITES ?= 00-smoke 50-monitoring 55-paddr 80-damos 90-damo
+X86_SUITES ?= 00-smoke 50-monitoring 55-paddr 80-damos 85-self-tuning 90-damo
 
 selftests-x86: x86 tools
 	@$(MAKE) -s -C selftests

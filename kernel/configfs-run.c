@@ -7,7 +7,8 @@
  * page-aligned ranges).  "on" applies the plan to a new damon_ctx and
  * starts it; "commit" hands the plan to the running kdamond, which applies
  * it at its next aggregation boundary, the one point where nothing else
- * looks at the context.  A plan is checked completely before anything is
+ * looks at the context (or at once while every scheme is inactive and it
+ * does not sample).  A plan is checked completely before anything is
  * changed, so a refused on or commit leaves everything as it was.
  *
  * While on, the context and its targets, schemes and filters in the running
@@ -239,7 +240,7 @@ static struct damon_cfs_plan *damon_cfs_make_plan(struct damon_cfs_ctx *cctx)
 	err = damon_validate_attrs(&cctx->attrs);
 	if (err) {
 		damon_cfs_refuse(cctx, err,
-				 "need 0 < sample_us <= aggr_us <= update_us, aggr_us / sample_us < 2^32 and min_nr_regions <= max_nr_regions\n");
+				 "need 0 < sample_us <= aggr_us <= update_us, aggr_us / sample_us < 2^32, min_nr_regions <= max_nr_regions, and with intervals_goal/access_bp min_sample_us <= max_sample_us\n");
 		return ERR_PTR(err);
 	}
 	damon_cfs_for_each_child(item, &cctx->targets_group)
@@ -457,6 +458,12 @@ static int damon_cfs_pin_plan(struct damon_cfs_ctx *cctx,
 			err = damon_cfs_pin(cctx, item,
 					    &to_damos_cfs_filter(item)->pinned);
 		}
+		damon_cfs_for_each_child(item, &cs->goals_group) {
+			if (err)
+				break;
+			err = damon_cfs_pin(cctx, item,
+					    &to_damos_cfs_goal(item)->pinned);
+		}
 	}
 	return err;
 }
@@ -570,26 +577,45 @@ static void damon_cfs_finish_plan(struct damon_cfs_plan *plan, int err)
 	}
 }
 
+/* In the kdamond: apply the commit handed over, if any. */
+static void damon_cfs_apply_pending(struct damon_ctx *ctx)
+{
+	struct damon_cfs_plan *plan = damon_cfs_take_plan(ctx->cb.data);
+	int err;
+
+	if (!plan)
+		return;
+	err = damon_cfs_apply_plan(ctx, plan);
+	if (!err)	/* initial regions for new targets */
+		err = ctx->ops.init(ctx);
+	damon_cfs_finish_plan(plan, err);
+}
+
 static int damon_cfs_after_aggregation(struct damon_ctx *ctx)
 {
-	struct damon_cfs_ctx *cctx = ctx->cb.data;
-	struct damon_cfs_plan *plan;
 	struct damon_target *t;
 	struct damos *s;
-	int err;
 
 	damon_for_each_target(t, ctx)
 		damon_cfs_publish(t);
 	damon_for_each_scheme(s, ctx)
 		damos_cfs_publish(s);
+	damon_cfs_apply_pending(ctx);
+	return 0;
+}
 
-	plan = damon_cfs_take_plan(cctx);
-	if (plan) {
-		err = damon_cfs_apply_plan(ctx, plan);
-		if (!err)	/* initial regions for new targets */
-			err = ctx->ops.init(ctx);
-		damon_cfs_finish_plan(plan, err);
-	}
+/*
+ * Every scheme inactive: no aggregations, but commits still apply.  The
+ * statistics are published for what the schemes did after the last
+ * aggregation, and for a commit's new quota.
+ */
+static int damon_cfs_while_idle(struct damon_ctx *ctx)
+{
+	struct damos *s;
+
+	damon_cfs_apply_pending(ctx);
+	damon_for_each_scheme(s, ctx)
+		damos_cfs_publish(s);
 	return 0;
 }
 
@@ -696,6 +722,7 @@ int damon_cfs_on(struct damon_cfs_ctx *cctx)
 	ctx->cb.data = cctx;
 	ctx->cb.before_start = damon_cfs_before_start;
 	ctx->cb.after_aggregation = damon_cfs_after_aggregation;
+	ctx->cb.while_idle = damon_cfs_while_idle;
 	ctx->cb.before_terminate = damon_cfs_before_terminate;
 
 	err = damon_start(ctx, config_item_name(&cctx->group.cg_item));
@@ -783,6 +810,8 @@ struct damon_cfs_plan *damon_cfs_commit_prepare(struct damon_cfs_ctx *cctx)
 		plan->superseded = cctx->plan;
 		cctx->plan = plan;
 	}
+	/* an idle kdamond would take it at its next watermark check only */
+	damon_kdamond_wake(cctx->live);
 	return plan;
 }
 

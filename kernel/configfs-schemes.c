@@ -5,7 +5,8 @@
  * Like the rest of the tree, writes only stage values (checked one by one);
  * damos_cfs_build() turns a scheme directory into a checked struct damos
  * for a plan (configfs-run.c), and the kdamond publishes each scheme's
- * statistics back with damos_cfs_publish().
+ * statistics back with damos_cfs_publish() (and takes its goals' user
+ * input in exchange).
  */
 
 #define pr_fmt(fmt) "damon-configfs: " fmt
@@ -108,6 +109,145 @@ static struct configfs_attribute *damos_cfs_quotas_attrs[] = {
 static const struct config_item_type damos_cfs_quotas_type =
 	DAMON_CFS_TYPE(damos_cfs_quotas_attrs);
 
+/* ------------------------------------------------------------ memcg paths */
+
+static ssize_t damos_cfs_path_show(struct mutex *lock, char **path,
+				   char *page)
+{
+	guard(mutex)(lock);
+	return sysfs_emit(page, "%s\n", *path ?: "");
+}
+
+/*
+ * A cgroup v2 path from its root ("/a/b"), or nothing, into *@dst under
+ * @lock; looked up at on.  At most PATH_MAX - 2 bytes: with its newline it
+ * must read back whole.
+ */
+static ssize_t damos_cfs_path_store(struct mutex *lock, char **dst,
+				    const char *page, size_t count)
+{
+	size_t len = count;
+	char *path = NULL;
+
+	if (damon_cfs_check_nul(page, count))
+		return -EINVAL;
+	if (len && page[len - 1] == '\n')
+		len--;
+	if (len > PATH_MAX - 2)
+		return -ENAMETOOLONG;
+	if (len && page[0] != '/')
+		return -EINVAL;
+	if (len) {
+		path = kmemdup_nul(page, len, GFP_KERNEL);
+		if (!path)
+			return -ENOMEM;
+	}
+	scoped_guard(mutex, lock)
+		swap(*dst, path);
+	kfree(path);
+	return count;
+}
+
+/* ------------------------------------------------------------ quota goals */
+
+#define damos_cfs_goal_lock(cg)	((cg)->cs->cctx->lock)
+
+DAMON_CFS_WORD_ATTR(damos_cfs_goal_, target_metric, to_damos_cfs_goal,
+		    damos_cfs_goal_lock(o), metric, damos_goal_metric_name,
+		    NR_DAMOS_GOAL_METRICS, damos_goal_metric_available);
+DAMON_CFS_NUM_ATTR(damos_cfs_goal_, target_value, to_damos_cfs_goal,
+		   damos_cfs_goal_lock(o), target_value, 0, ULONG_MAX);
+DAMON_CFS_NUM_ATTR(damos_cfs_goal_, nid, to_damos_cfs_goal,
+		   damos_cfs_goal_lock(o), nid, 0, MAX_NUMNODES - 1);
+
+static ssize_t damos_cfs_goal_current_value_show(struct config_item *i,
+						 char *page)
+{
+	struct damos_cfs_goal *cg = to_damos_cfs_goal(i);
+	unsigned long v;
+
+	scoped_guard(spinlock, &cg->cs->stat_lock)
+		v = cg->current_value;
+	return sysfs_emit(page, "%lu\n", v);
+}
+
+/* Not staged: a running user_input goal takes it at the next aggregation. */
+static ssize_t damos_cfs_goal_current_value_store(struct config_item *i,
+						  const char *page,
+						  size_t count)
+{
+	struct damos_cfs_goal *cg = to_damos_cfs_goal(i);
+	unsigned long v;
+	int err = damon_cfs_parse_ulong(page, count, 0, ULONG_MAX, &v);
+
+	if (err)
+		return err;
+	scoped_guard(spinlock, &cg->cs->stat_lock)
+		cg->current_value = v;
+	return count;
+}
+
+static ssize_t damos_cfs_goal_memcg_path_show(struct config_item *i,
+					      char *page)
+{
+	struct damos_cfs_goal *cg = to_damos_cfs_goal(i);
+
+	return damos_cfs_path_show(&damos_cfs_goal_lock(cg), &cg->memcg_path,
+				   page);
+}
+
+static ssize_t damos_cfs_goal_memcg_path_store(struct config_item *i,
+					       const char *page, size_t count)
+{
+	struct damos_cfs_goal *cg = to_damos_cfs_goal(i);
+
+	return damos_cfs_path_store(&damos_cfs_goal_lock(cg),
+				    &cg->memcg_path, page, count);
+}
+
+DAMON_CFS_ATTR(damos_cfs_goal_, current_value);
+DAMON_CFS_ATTR(damos_cfs_goal_, memcg_path);
+
+static struct configfs_attribute *damos_cfs_goal_attrs[] = {
+	&damos_cfs_goal_attr_target_metric,
+	&damos_cfs_goal_attr_target_value,
+	&damos_cfs_goal_attr_current_value,
+	&damos_cfs_goal_attr_nid,
+	&damos_cfs_goal_attr_memcg_path,
+	NULL,
+};
+
+static void damos_cfs_goal_release(struct config_item *i)
+{
+	struct damos_cfs_goal *cg = to_damos_cfs_goal(i);
+
+	kfree(cg->memcg_path);
+	kfree(cg);
+}
+
+static const struct config_item_type damos_cfs_goal_type =
+	DAMON_CFS_TYPE(damos_cfs_goal_attrs,
+		       DAMON_CFS_RELEASE(damos_cfs_goal_release));
+
+static struct config_item *damos_cfs_goal_make(struct config_group *group,
+					       const char *name)
+{
+	struct damos_cfs_scheme *cs = container_of(group,
+			struct damos_cfs_scheme, goals_group);
+	struct damos_cfs_goal *cg;
+
+	cg = kzalloc(sizeof(*cg), GFP_KERNEL);
+	if (!cg)
+		return ERR_PTR(-ENOMEM);
+	cg->cs = cs;
+	cg->metric = DAMOS_GOAL_USER_INPUT;
+	config_item_init_type_name(&cg->item, name, &damos_cfs_goal_type);
+	return &cg->item;
+}
+
+static const struct config_item_type damos_cfs_goals_type =
+	DAMON_CFS_TYPE(NULL, DAMON_CFS_MKDIR(make_item, damos_cfs_goal_make));
+
 /* ------------------------------------------------------------ watermarks */
 
 DAMON_CFS_WORD_ATTR(damos_cfs_wmarks_, metric, damos_cfs_wmarks_scheme,
@@ -164,14 +304,26 @@ static struct configfs_attribute *damos_cfs_stats_attrs[] = {
 static const struct config_item_type damos_cfs_stats_type =
 	DAMON_CFS_TYPE(damos_cfs_stats_attrs);
 
-/* In the kdamond, or once it stopped: make @s's results visible. */
+/*
+ * In the kdamond, or once it stopped: make @s's results visible, and hand
+ * its user_input goals what the user wrote since.
+ */
 void damos_cfs_publish(struct damos *s)
 {
 	struct damos_cfs_scheme *cs = s->priv;
+	struct damos_cfs_goal *cg;
+	struct damos_quota_goal *g;
 
 	guard(spinlock)(&cs->stat_lock);
 	cs->stat = s->stat;
-	cs->esz = damos_quota_effective_sz(&s->quota);
+	cs->esz = damos_quota_effective_sz(s);
+	damos_for_each_goal(g, s) {
+		cg = g->priv;
+		if (g->metric == DAMOS_GOAL_USER_INPUT)
+			g->current_value = cg->current_value;
+		else
+			cg->current_value = g->current_value;
+	}
 }
 
 void damos_cfs_clear_stats(struct damos_cfs_scheme *cs)
@@ -258,38 +410,16 @@ static ssize_t damos_cfs_filter_memcg_path_show(struct config_item *i,
 {
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
 
-	guard(mutex)(&cf->cctx->lock);
-	return sysfs_emit(page, "%s\n", cf->memcg_path ?: "");
+	return damos_cfs_path_show(&cf->cctx->lock, &cf->memcg_path, page);
 }
 
-/*
- * A cgroup v2 path from its root ("/a/b"), or nothing; looked up at on.
- * At most PATH_MAX - 2 bytes: with its newline it must read back whole.
- */
 static ssize_t damos_cfs_filter_memcg_path_store(struct config_item *i,
 						 const char *page, size_t count)
 {
 	struct damos_cfs_filter *cf = to_damos_cfs_filter(i);
-	size_t len = count;
-	char *path = NULL;
 
-	if (damon_cfs_check_nul(page, count))
-		return -EINVAL;
-	if (len && page[len - 1] == '\n')
-		len--;
-	if (len > PATH_MAX - 2)
-		return -ENAMETOOLONG;
-	if (len && page[0] != '/')
-		return -EINVAL;
-	if (len) {
-		path = kmemdup_nul(page, len, GFP_KERNEL);
-		if (!path)
-			return -ENOMEM;
-	}
-	scoped_guard(mutex, &cf->cctx->lock)
-		swap(cf->memcg_path, path);
-	kfree(path);
-	return count;
+	return damos_cfs_path_store(&cf->cctx->lock, &cf->memcg_path, page,
+				    count);
 }
 
 DAMON_CFS_ATTR(damos_cfs_filter_, matching);
@@ -421,6 +551,9 @@ static struct config_group *damos_cfs_scheme_make(struct config_group *group,
 			    &damos_cfs_pattern_type);
 	damos_cfs_add_group(cs, &cs->quotas_group, "quotas",
 			    &damos_cfs_quotas_type);
+	config_group_init_type_name(&cs->goals_group, "goals",
+				    &damos_cfs_goals_type);
+	configfs_add_default_group(&cs->goals_group, &cs->quotas_group);
 	damos_cfs_add_group(cs, &cs->wmarks_group, "watermarks",
 			    &damos_cfs_wmarks_type);
 	damos_cfs_add_group(cs, &cs->filters_group, "filters",
@@ -521,6 +654,43 @@ static int damos_cfs_build_filter(struct damon_cfs_ctx *cctx,
 	return 0;
 }
 
+static int damos_cfs_build_goal(struct damon_cfs_ctx *cctx,
+				struct damos_cfs_scheme *cs,
+				struct damos_cfs_goal *cg, struct damos *s)
+{
+	const char *where = config_item_name(&cs->group.cg_item);
+	const char *name = config_item_name(&cg->item);
+	struct damos_quota_goal *g;
+
+	if (!cg->target_value)
+		return damon_cfs_refuse(cctx, -EINVAL,
+					"scheme %s: goal %s: target_value is 0\n",
+					where, name);
+	g = damos_goal_alloc(cg->metric, cg->target_value);
+	if (!g)
+		return -ENOMEM;
+	damos_goal_append(s, g);
+	g->priv = cg;
+	g->nid = cg->nid;
+	scoped_guard(spinlock, &cs->stat_lock)
+		g->current_value = cg->current_value;
+	if (damos_goal_metric_per_node(g->metric) &&
+	    !damos_target_nid_valid(g->nid))
+		return damon_cfs_refuse(cctx, -EINVAL,
+					"scheme %s: goal %s: node %d has no memory\n",
+					where, name, g->nid);
+	if (damos_goal_metric_per_memcg(g->metric)) {
+		g->memcg = cg->memcg_path ?
+			   damos_cfs_memcg_get(cg->memcg_path) : NULL;
+		if (!g->memcg)
+			return damon_cfs_refuse(cctx, -EINVAL,
+						"scheme %s: goal %s: no memory cgroup at '%s'\n",
+						where, name,
+						cg->memcg_path ?: "");
+	}
+	return 0;
+}
+
 /*
  * The checked struct damos that scheme directory @cs describes, for a
  * context of operations @ops_id whose targets, in order, are named
@@ -556,6 +726,12 @@ struct damos *damos_cfs_build(struct damon_cfs_ctx *cctx,
 		err = damos_cfs_build_filter(cctx, cs,
 					     to_damos_cfs_filter(item), s,
 					     ops_id, target_names, nr_targets);
+		if (err)
+			goto fail;
+	}
+	list_for_each_entry(item, &cs->goals_group.cg_children, ci_entry) {
+		err = damos_cfs_build_goal(cctx, cs, to_damos_cfs_goal(item),
+					   s);
 		if (err)
 			goto fail;
 	}

@@ -254,11 +254,98 @@ DAMON_CFS_WORD_ATTR(damon_cfs_ctx_, operations, to_damon_cfs_ctx, o->lock,
 	DAMON_CFS_NUM_ATTR(damon_cfs_ctx_, _name, to_damon_cfs_ctx,	\
 			   o->lock, attrs._name, _min, _max)
 
-DAMON_CFS_CTX_ULONG_ATTR(sample_us, 1, ULONG_MAX);
-DAMON_CFS_CTX_ULONG_ATTR(aggr_us, 1, ULONG_MAX);
 DAMON_CFS_CTX_ULONG_ATTR(update_us, 1, ULONG_MAX);
 DAMON_CFS_CTX_ULONG_ATTR(min_nr_regions, 3, DAMON_CFS_MAX_NR_REGIONS);
 DAMON_CFS_CTX_ULONG_ATTR(max_nr_regions, 3, DAMON_CFS_MAX_NR_REGIONS);
+
+/*
+ * sample_us and aggr_us: staged like the rest, but while the running setup
+ * tunes its intervals they read the live values (a write stages a new
+ * starting point for the next on or commit).
+ */
+static ssize_t damon_cfs_ctx_interval_show(struct config_item *item,
+					   char *page, bool aggr)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	struct damon_attrs *a = &cctx->attrs;
+
+	guard(mutex)(&cctx->lock);
+	damon_cfs_reap(cctx);
+	if (cctx->live && damon_tuning_intervals(&cctx->live->attrs))
+		a = &cctx->live->attrs;
+	return sysfs_emit(page, "%lu\n", aggr ? READ_ONCE(a->aggr_us) :
+						READ_ONCE(a->sample_us));
+}
+
+static ssize_t damon_cfs_ctx_interval_store(struct config_item *item,
+					    const char *page, size_t count,
+					    bool aggr)
+{
+	struct damon_cfs_ctx *cctx = to_damon_cfs_ctx(item);
+	unsigned long v;
+	int err = damon_cfs_parse_ulong(page, count, 1, ULONG_MAX, &v);
+
+	if (err)
+		return err;
+	guard(mutex)(&cctx->lock);
+	*(aggr ? &cctx->attrs.aggr_us : &cctx->attrs.sample_us) = v;
+	return count;
+}
+
+static ssize_t damon_cfs_ctx_sample_us_show(struct config_item *item,
+					    char *page)
+{
+	return damon_cfs_ctx_interval_show(item, page, false);
+}
+
+static ssize_t damon_cfs_ctx_sample_us_store(struct config_item *item,
+					     const char *page, size_t count)
+{
+	return damon_cfs_ctx_interval_store(item, page, count, false);
+}
+
+static ssize_t damon_cfs_ctx_aggr_us_show(struct config_item *item,
+					  char *page)
+{
+	return damon_cfs_ctx_interval_show(item, page, true);
+}
+
+static ssize_t damon_cfs_ctx_aggr_us_store(struct config_item *item,
+					   const char *page, size_t count)
+{
+	return damon_cfs_ctx_interval_store(item, page, count, true);
+}
+
+DAMON_CFS_ATTR(damon_cfs_ctx_, sample_us);
+DAMON_CFS_ATTR(damon_cfs_ctx_, aggr_us);
+
+/* intervals_goal/: staged in cctx->attrs.intervals_goal */
+static struct damon_cfs_ctx *damon_cfs_intervals_ctx(struct config_item *i)
+{
+	return container_of(to_config_group(i), struct damon_cfs_ctx,
+			    intervals_group);
+}
+
+#define DAMON_CFS_GOAL_ATTR(_name, _min, _max)				\
+	DAMON_CFS_NUM_ATTR(damon_cfs_intervals_, _name,			\
+			   damon_cfs_intervals_ctx, o->lock,		\
+			   attrs.intervals_goal._name, _min, _max)
+
+DAMON_CFS_GOAL_ATTR(access_bp, 0, 10000);
+DAMON_CFS_GOAL_ATTR(aggrs, 1, UINT_MAX);
+DAMON_CFS_GOAL_ATTR(min_sample_us, 1, ULONG_MAX);
+DAMON_CFS_GOAL_ATTR(max_sample_us, 1, ULONG_MAX);
+
+static struct configfs_attribute *damon_cfs_intervals_attrs[] = {
+	&damon_cfs_intervals_attr_access_bp,
+	&damon_cfs_intervals_attr_aggrs,
+	&damon_cfs_intervals_attr_min_sample_us,
+	&damon_cfs_intervals_attr_max_sample_us,
+	NULL,
+};
+
+static const struct config_item_type damon_cfs_intervals_type =
+	DAMON_CFS_TYPE(damon_cfs_intervals_attrs);
 
 static ssize_t damon_cfs_ctx_state_show(struct config_item *item, char *page)
 {
@@ -395,6 +482,9 @@ static struct config_group *damon_cfs_ctx_make(struct config_group *group,
 	config_group_init_type_name(&cctx->schemes_group, "schemes",
 				    &damos_cfs_schemes_type);
 	configfs_add_default_group(&cctx->schemes_group, &cctx->group);
+	config_group_init_type_name(&cctx->intervals_group, "intervals_goal",
+				    &damon_cfs_intervals_type);
+	configfs_add_default_group(&cctx->intervals_group, &cctx->group);
 	return &cctx->group;
 }
 
@@ -427,7 +517,7 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 			len += sysfs_emit_at(page, len, "ops:%s ",
 					     damon_ops_name(id));
 	len += sysfs_emit_at(page, len,
-			     "state:commit snapshot nr_aggregations schemes");
+			     "state:commit snapshot nr_aggregations schemes intervals_goal");
 	for (id = 0; id < NR_DAMOS_ACTIONS; id++)
 		if (damon_any_ops_can_apply(id))
 			len += sysfs_emit_at(page, len, " action:%s",
@@ -450,6 +540,10 @@ static ssize_t damon_cfs_root_features_show(struct config_item *item,
 				len += sysfs_emit_at(page, len, " %s:filter:%s",
 						     damon_ops_name(id),
 						     damos_filter_type_name(i));
+	for (id = 0; id < NR_DAMOS_GOAL_METRICS; id++)
+		if (damos_goal_metric_available(id))
+			len += sysfs_emit_at(page, len, " goal:%s",
+					     damos_goal_metric_name(id));
 	len += sysfs_emit_at(page, len, " wmark:free_mem_rate\n");
 	return len;
 }

@@ -50,6 +50,7 @@ struct damon_cfs_ctx {
 	struct config_group group;
 	struct config_group targets_group;
 	struct config_group schemes_group;
+	struct config_group intervals_group;	/* intervals_goal/ */
 
 	struct mutex lock;	/* see the top of this file */
 	/* staged values */
@@ -105,6 +106,7 @@ struct damos_cfs_scheme {
 	struct config_group group;
 	struct config_group pattern_group;
 	struct config_group quotas_group;
+	struct config_group goals_group;	/* in quotas_group */
 	struct config_group wmarks_group;
 	struct config_group filters_group;
 	struct config_group stats_group;
@@ -123,9 +125,27 @@ struct damos_cfs_scheme {
 	bool pinned;
 
 	/* what the kdamond did, published at each aggregation */
-	spinlock_t stat_lock;	/* protects @stat and @esz */
+	spinlock_t stat_lock;	/* @stat, @esz, the goals' current_value */
 	struct damos_stat stat;
 	unsigned long esz;
+};
+
+/* A quota goal directory: quotas/goals/GNAME/. */
+struct damos_cfs_goal {
+	struct config_item item;
+	struct damos_cfs_scheme *cs;
+	/* staged, under cs->cctx->lock */
+	unsigned long metric;
+	unsigned long target_value;
+	unsigned long nid;
+	char *memcg_path;	/* NULL: none */
+	bool pinned;
+	/*
+	 * Under cs->stat_lock: the user's input of a user_input goal, which
+	 * the kdamond takes at every aggregation without a commit; for the
+	 * other metrics the last value the kdamond measured.
+	 */
+	unsigned long current_value;
 };
 
 struct damos_cfs_filter {
@@ -163,6 +183,11 @@ to_damos_cfs_scheme(struct config_item *i)
 {
 	return container_of(to_config_group(i), struct damos_cfs_scheme,
 			    group);
+}
+
+static inline struct damos_cfs_goal *to_damos_cfs_goal(struct config_item *i)
+{
+	return container_of(i, struct damos_cfs_goal, item);
 }
 
 static inline struct damos_cfs_filter *

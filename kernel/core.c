@@ -135,7 +135,17 @@ struct damon_attrs damon_default_attrs(void)
 		.update_us = DAMON_DEFAULT_UPDATE_US,
 		.min_nr_regions = DAMON_DEFAULT_MIN_NR_REGIONS,
 		.max_nr_regions = DAMON_DEFAULT_MAX_NR_REGIONS,
+		.intervals_goal = {
+			.aggrs = 3,
+			.min_sample_us = DAMON_DEFAULT_SAMPLE_US,
+			.max_sample_us = 10 * USEC_PER_SEC,
+		},
 	};
+}
+
+bool damon_tuning_intervals(const struct damon_attrs *attrs)
+{
+	return attrs->intervals_goal.access_bp;
 }
 
 struct damon_ctx *damon_ctx_alloc(void)
@@ -172,6 +182,8 @@ void damon_ctx_free(struct damon_ctx *ctx)
 
 int damon_validate_attrs(const struct damon_attrs *a)
 {
+	const struct damon_intervals_goal *g = &a->intervals_goal;
+
 	if (!a->sample_us || a->sample_us > a->aggr_us ||
 	    a->aggr_us > a->update_us)
 		return -EINVAL;
@@ -180,7 +192,40 @@ int damon_validate_attrs(const struct damon_attrs *a)
 	/* nr_accesses counts samples per aggregation in an unsigned int */
 	if (a->aggr_us / a->sample_us > UINT_MAX)
 		return -EINVAL;
+	if (g->access_bp &&
+	    (g->access_bp > DAMON_FEED_MET || !g->aggrs ||
+	     !g->min_sample_us || g->min_sample_us > g->max_sample_us))
+		return -EINVAL;
 	return 0;
+}
+
+/*
+ * The feedback loops (quota goals, intervals tuning) score a measurement
+ * @cur against its @target in basis points: DAMON_FEED_MET when met,
+ * capped at twice that.
+ */
+unsigned long damon_feed_score(unsigned long cur, unsigned long target)
+{
+	if (!target)
+		return DAMON_FEED_MET;
+	if (cur / 2 >= target)
+		return 2 * DAMON_FEED_MET;
+	return mul_u64_u64_div_u64(cur, DAMON_FEED_MET, target);
+}
+
+/*
+ * Their common step: what they control, @last, times (2 - @score as a
+ * fraction), saturated at U64_MAX.  A score of 0 doubles it, a met goal
+ * keeps it, twice the target takes it to 0.
+ */
+u64 damon_feed_step(u64 last, unsigned long score)
+{
+	score = min(score, 2 * DAMON_FEED_MET);
+	/* the quotient must fit: x86 traps otherwise */
+	if (score < DAMON_FEED_MET && last > U64_MAX / 2)
+		return U64_MAX;
+	return mul_u64_u64_div_u64(last, 2 * DAMON_FEED_MET - score,
+				   DAMON_FEED_MET);
 }
 
 /*
@@ -228,25 +273,19 @@ unsigned long damon_resched(unsigned long passed, unsigned long next,
 }
 
 /*
- * Set the monitoring attributes.  Records kept in units of the old
+ * Make @attrs the context's, unchecked.  Records kept in units of the old
  * intervals are converted, so results stay meaningful across a change:
  * ages count aggregation intervals, access counts count samples per
  * aggregation.  The next aggregation, operations update and scheme
  * applications are rescheduled in time (see damon_resched()), so a shorter
- * interval takes effect at once.  Safe on a running context only from its
- * kdamond (the after_aggregation callback).
+ * interval takes effect at once.
  */
-int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs)
+void damon_apply_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs)
 {
 	unsigned long old_samples, new_samples;
 	struct damon_target *t;
 	struct damon_region *r;
 	struct damos *s;
-	int err;
-
-	err = damon_validate_attrs(attrs);
-	if (err)
-		return err;
 
 	/* what is pending stays due at the same time, or sooner */
 	ctx->next_aggr_sample = damon_resched(ctx->passed_samples,
@@ -282,6 +321,35 @@ int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs)
 		}
 	}
 	ctx->attrs = *attrs;
+}
+
+/*
+ * Set the monitoring attributes (see damon_apply_attrs()).  While the
+ * intervals are tuned, setting the same sampling and aggregation intervals
+ * again (a commit that changed something else) keeps the tuned ones; new
+ * ones restart the tuning from them.  Safe on a running context only from
+ * its kdamond (the after_aggregation or while_idle callback).
+ */
+int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs)
+{
+	struct damon_attrs set = *attrs;
+	int err;
+
+	err = damon_validate_attrs(attrs);
+	if (err)
+		return err;
+	if (damon_tuning_intervals(&ctx->attrs) &&
+	    damon_tuning_intervals(attrs) &&
+	    attrs->sample_us == ctx->tune_base.sample_us &&
+	    attrs->aggr_us == ctx->tune_base.aggr_us) {
+		set.sample_us = ctx->attrs.sample_us;
+		set.aggr_us = ctx->attrs.aggr_us;
+	} else {
+		ctx->tune_sum_bp = 0;
+		ctx->tune_nr_aggrs = 0;
+	}
+	ctx->tune_base = *attrs;
+	damon_apply_attrs(ctx, &set);
 	return 0;
 }
 

@@ -34,12 +34,29 @@ bool damos_pattern_match(const struct damos_access_pattern *p,
 bool damos_core_filtered(const struct damos *s, unsigned int tidx,
 			 const struct damon_region *r);
 bool damos_wmarks_step(struct damos_watermarks *w, unsigned long metric);
+bool damos_wmarks_all_inactive(struct damon_ctx *ctx, u64 *next_check_ns);
 unsigned int damos_score(const struct damon_ctx *ctx,
 			 const struct damon_region *r, const struct damos *s);
 void damos_quota_renew(struct damos *s, unsigned long now);
+
+/* goals.c: the quota goals' feedback loop */
+#define DAMOS_GOAL_MIN_ESZ	BIT(20)		/* the loop's floor: 1 MiB */
+unsigned long damos_goal_next_esz(unsigned long last, unsigned long score,
+				  unsigned long cap);
+bool damos_goals_step(struct damos *s, unsigned long hard);
+
+/* tuning.c: monitoring intervals auto-tuning */
+unsigned long damon_tune_observed_bp(struct damon_ctx *ctx);
+unsigned long damon_tune_next_sample(unsigned long cur, unsigned long score,
+				     unsigned long min, unsigned long max);
+void damon_tune_intervals(struct damon_ctx *ctx);
 void damos_apply_schemes(struct damon_ctx *ctx);
 
 /* core.c */
+#define DAMON_FEED_MET		10000UL	/* a feedback score: goal just met */
+unsigned long damon_feed_score(unsigned long cur, unsigned long target);
+u64 damon_feed_step(u64 last, unsigned long score);
+void damon_apply_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs);
 unsigned int damon_mul_div(unsigned int value, unsigned long mul,
 			   unsigned long div);
 unsigned long damon_resched(unsigned long passed, unsigned long next,

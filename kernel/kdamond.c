@@ -7,7 +7,9 @@
  * interval it merges, ages and publishes the regions (through the
  * after_aggregation callback), restarts the counters and splits the regions
  * again.  Each update interval it lets the operations follow address space
- * changes.
+ * changes.  While the context has schemes and the watermarks keep every one
+ * of them inactive, it does not sample at all: it sleeps until the next
+ * watermark check (see kdamond_wait_active()).
  * The work per interval is proportional to the number of regions, which
  * max_nr_regions bounds, never to the size of the targets.
  *
@@ -49,14 +51,10 @@ static unsigned long kdamond_samples(struct damon_ctx *ctx, unsigned long us)
 	return max(us / ctx->attrs.sample_us, 1UL);
 }
 
-/*
- * Sleep for @us, or less if someone wakes us (kthread_stop() does).  A short
- * sample is harmless; a stop request stuck behind a long interval is not.
- */
-static void kdamond_sleep(unsigned long us)
+/* @us in nanoseconds, as a sleep: at most KDAMOND_SLEEP_MAX_NS. */
+static u64 kdamond_sleep_ns(unsigned long us)
 {
 	u64 ns;
-	ktime_t expires;
 
 	/*
 	 * Intervals may be up to 2^64-1 us, far beyond what ktime holds: in
@@ -66,12 +64,59 @@ static void kdamond_sleep(unsigned long us)
 	if (check_mul_overflow((u64)us, (u64)NSEC_PER_USEC, &ns) ||
 	    ns > KDAMOND_SLEEP_MAX_NS)
 		ns = KDAMOND_SLEEP_MAX_NS;
-	expires = ktime_add_ns(ktime_get(), ns);
+	return ns;
+}
+
+/*
+ * Sleep for @ns, or less if someone wakes us: kthread_stop() does, and so
+ * does damon_kdamond_wake(), whose mark an @idle sleep also heeds (it
+ * checks the mark after setting its state, as the waker sets the mark
+ * before waking).  A short sample is harmless; a stop request stuck behind
+ * a long interval is not.
+ */
+static void kdamond_sleep(struct damon_ctx *ctx, u64 ns, bool idle)
+{
+	ktime_t expires = ktime_add_ns(ktime_get(), ns);
 
 	set_current_state(TASK_IDLE);
-	if (!kthread_should_stop())
+	if (!kthread_should_stop() && !(idle && READ_ONCE(ctx->kdamond_woken)))
 		schedule_hrtimeout_range(&expires, ns / 100, HRTIMER_MODE_ABS);
 	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * At the start of an aggregation window: while the context has schemes and
+ * the watermarks keep every one of them inactive, there is nothing to
+ * monitor for.  Sleep instead, until the first watermark check is due or
+ * for an update interval at most (to notice targets that exited), and give
+ * the while_idle callback its turn first and after each wake-up
+ * (damon_kdamond_wake() brings one on early).  The regions keep what the
+ * last aggregation left, ages included; when a scheme turns active,
+ * monitoring resumes with a whole aggregation window.  Returns non-zero if
+ * the callback asked to stop.
+ */
+static int kdamond_wait_active(struct damon_ctx *ctx)
+{
+	struct damon_attrs *attrs = &ctx->attrs;
+	u64 next_check_ns, now, ns;
+
+	if (!damos_wmarks_all_inactive(ctx, &next_check_ns))
+		return 0;
+	while (!kthread_should_stop() && kdamond_any_target_alive(ctx)) {
+		WRITE_ONCE(ctx->kdamond_woken, false);
+		if (ctx->cb.while_idle && ctx->cb.while_idle(ctx))
+			return -ECANCELED;
+		/* due checks, and what a commit in the callback changed */
+		if (!damos_wmarks_all_inactive(ctx, &next_check_ns))
+			break;
+		now = ktime_get_ns();
+		ns = next_check_ns > now ? next_check_ns - now : 0;
+		kdamond_sleep(ctx, min(ns, kdamond_sleep_ns(attrs->update_us)),
+			      true);
+	}
+	ctx->next_aggr_sample = ctx->passed_samples +
+				kdamond_samples(ctx, attrs->aggr_us);
+	return 0;
 }
 
 /* One damon:damon_aggregated event per region, as the snapshot shows it. */
@@ -111,6 +156,7 @@ static int kdamond_aggregate(struct damon_ctx *ctx,
 	if (ctx->cb.after_aggregation && ctx->cb.after_aggregation(ctx))
 		return -ECANCELED;
 	damos_apply_schemes(ctx);
+	damon_tune_intervals(ctx);
 
 	damon_for_each_target(t, ctx)
 		damon_reset_aggregated(t);
@@ -124,7 +170,7 @@ static int kdamond_fn(void *data)
 {
 	struct damon_ctx *ctx = data;
 	unsigned int max_nr_accesses;
-	bool prepared = false;
+	bool prepared = false, window_start = true;
 	int err;
 
 	err = ctx->ops.init(ctx);
@@ -140,9 +186,16 @@ static int kdamond_fn(void *data)
 	ctx->next_update_sample = kdamond_samples(ctx, ctx->attrs.update_us);
 
 	while (!kthread_should_stop() && kdamond_any_target_alive(ctx)) {
+		if (window_start) {
+			if (kdamond_wait_active(ctx))
+				break;
+			window_start = false;
+			continue;	/* it may have slept: check again */
+		}
 		if (!prepared)
 			ctx->ops.prepare_samples(ctx);
-		kdamond_sleep(ctx->attrs.sample_us);
+		kdamond_sleep(ctx, kdamond_sleep_ns(ctx->attrs.sample_us),
+			      false);
 		if (kthread_should_stop())
 			break;
 		/*
@@ -156,9 +209,11 @@ static int kdamond_fn(void *data)
 		max_nr_accesses = ctx->ops.check_samples(ctx, prepared);
 		ctx->passed_samples++;
 
-		if (ctx->passed_samples >= ctx->next_aggr_sample &&
-		    kdamond_aggregate(ctx, max_nr_accesses))
-			break;
+		if (ctx->passed_samples >= ctx->next_aggr_sample) {
+			if (kdamond_aggregate(ctx, max_nr_accesses))
+				break;
+			window_start = true;
+		}
 
 		if (ctx->passed_samples >= ctx->next_update_sample) {
 			if (ctx->ops.update)
@@ -230,6 +285,7 @@ int damon_start(struct damon_ctx *ctx, const char *name)
 	}
 
 	ctx->kdamond_done = false;
+	ctx->kdamond_woken = false;
 	ctx->nr_aggregations = 0;
 	ctx->last_nr_regions = 0;
 	tsk = kthread_create(kdamond_fn, ctx, "kdamond.%s", name);
@@ -273,6 +329,27 @@ bool damon_kdamond_running(struct damon_ctx *ctx)
 	ret = damon_kdamond_alive(ctx);
 	mutex_unlock(&ctx->kdamond_lock);
 	return ret;
+}
+
+/**
+ * damon_kdamond_wake() - have an idle kdamond call while_idle now.
+ * @ctx:	the context.
+ *
+ * While the watermarks keep every scheme inactive, the kdamond sleeps until
+ * the next watermark check; a change handed to it for the while_idle
+ * callback (a commit) would wait that long.  This ends the sleep.  A
+ * kdamond that is monitoring only has its current sampling interval cut
+ * short.
+ */
+void damon_kdamond_wake(struct damon_ctx *ctx)
+{
+	mutex_lock(&ctx->kdamond_lock);
+	if (damon_kdamond_alive(ctx)) {
+		/* before the wake-up: see kdamond_sleep() */
+		WRITE_ONCE(ctx->kdamond_woken, true);
+		wake_up_process(ctx->kdamond);
+	}
+	mutex_unlock(&ctx->kdamond_lock);
 }
 
 /*

@@ -9,7 +9,8 @@
  *
  *  - quotas bound the bytes (and, through the measured speed, the time) a
  *    scheme may act on per reset interval; when there is more to do, the
- *    regions with the highest priority score go first;
+ *    regions with the highest priority score go first; quota goals
+ *    (goals.c) tune the bytes to reach a value of a metric;
  *  - watermarks switch a scheme on and off with a system metric;
  *  - filters keep memory out: address ranges and targets here in the core,
  *    anonymous memory in the operations (which see the mappings).
@@ -121,6 +122,7 @@ struct damos *damos_scheme_alloc(void)
 	s->target_nid = NUMA_NO_NODE;
 	damos_default_params(&s->pattern, &s->quota, &s->wmarks);
 	INIT_LIST_HEAD(&s->filters);
+	INIT_LIST_HEAD(&s->goals);
 	INIT_LIST_HEAD(&s->list);
 	return s;
 }
@@ -130,6 +132,14 @@ void damos_scheme_append(struct damon_ctx *ctx, struct damos *s)
 	list_add_tail(&s->list, &ctx->schemes);
 }
 
+static void damos_free_goals(struct damos *s)
+{
+	struct damos_quota_goal *g, *tmp;
+
+	damon_for_each_in_safe(g, tmp, &s->goals)
+		damos_goal_free(g);
+}
+
 /* Unlink @s from its context, if any, and free it with its filters. */
 void damos_scheme_free(struct damos *s)
 {
@@ -137,6 +147,7 @@ void damos_scheme_free(struct damos *s)
 
 	damos_for_each_filter_safe(f, tmp, s)
 		damos_filter_free(f);
+	damos_free_goals(s);
 	list_del(&s->list);
 	kfree(s);
 }
@@ -166,11 +177,17 @@ void damos_filter_free(struct damos_filter *f)
 	kfree(f);
 }
 
+static bool damos_quota_limited(const struct damos *s)
+{
+	return s->quota.ms || s->quota.sz || !list_empty(&s->goals);
+}
+
 /* Whether the scheme's settings make sense together; -EINVAL if not. */
 int damos_validate(const struct damos *s)
 {
 	const struct damos_access_pattern *p = &s->pattern;
 	const struct damos_watermarks *w = &s->wmarks;
+	const struct damos_quota_goal *g;
 	const struct damos_filter *f;
 
 	if (s->action >= NR_DAMOS_ACTIONS)
@@ -178,7 +195,7 @@ int damos_validate(const struct damos *s)
 	if (p->min_sz > p->max_sz || p->min_nr_accesses > p->max_nr_accesses ||
 	    p->min_age > p->max_age)
 		return -EINVAL;
-	if ((s->quota.ms || s->quota.sz) && !s->quota.reset_interval_ms)
+	if (damos_quota_limited(s) && !s->quota.reset_interval_ms)
 		return -EINVAL;
 	if (w->metric >= NR_DAMOS_WMARK_METRICS)
 		return -EINVAL;
@@ -192,6 +209,16 @@ int damos_validate(const struct damos *s)
 		    f->addr_range.start >= f->addr_range.end)
 			return -EINVAL;
 		if (f->type == DAMOS_FILTER_MEMCG && !f->memcg)
+			return -EINVAL;
+	}
+	damos_for_each_goal(g, s) {
+		if (!damos_goal_metric_available(g->metric) ||
+		    !g->target_value)
+			return -EINVAL;
+		if (damos_goal_metric_per_node(g->metric) &&
+		    !damos_target_nid_valid(g->nid))
+			return -EINVAL;
+		if (damos_goal_metric_per_memcg(g->metric) && !g->memcg)
 			return -EINVAL;
 	}
 	if ((s->action == DAMOS_MIGRATE_HOT ||
@@ -306,20 +333,38 @@ static bool damos_wmarks_active(struct damos_watermarks *w)
 	return damos_wmarks_step(w, damos_wmark_metric(w->metric));
 }
 
-/* ------------------------------------------------------------ quotas */
-
-static bool damos_quota_limited(const struct damos_quota *q)
+/*
+ * Whether @ctx has schemes and their watermarks, measured again where due,
+ * keep every one of them inactive: then there is nothing to monitor for.
+ * If so, *@next_check_ns is the earliest time one of them is due to be
+ * measured again (ktime).  Every scheme counts, whatever its action and
+ * whether the operations can apply it.
+ */
+bool damos_wmarks_all_inactive(struct damon_ctx *ctx, u64 *next_check_ns)
 {
-	return q->ms || q->sz;
+	struct damos *s;
+
+	if (list_empty(&ctx->schemes))
+		return false;
+	*next_check_ns = U64_MAX;
+	damon_for_each_scheme(s, ctx) {
+		if (damos_wmarks_active(&s->wmarks))
+			return false;
+		*next_check_ns = min(*next_check_ns, s->wmarks.next_check_ns);
+	}
+	return true;
 }
+
+/* ------------------------------------------------------------ quotas */
 
 /*
  * The size quota in effect, as users see it: 0 without a quota, or before
  * its first interval has started.
  */
-unsigned long damos_quota_effective_sz(const struct damos_quota *q)
+unsigned long damos_quota_effective_sz(const struct damos *s)
 {
-	return damos_quota_limited(q) && q->charged_from ? q->esz : 0;
+	return damos_quota_limited(s) && s->quota.charged_from ?
+	       s->quota.esz : 0;
 }
 
 /* Actions that want the coldest memory first. */
@@ -375,14 +420,17 @@ unsigned int damos_score(const struct damon_ctx *ctx,
 
 /*
  * The effective size quota: the size quota, or less if the time quota at
- * the speed measured so far allows less; unlimited without either.
+ * the speed measured so far, or the goals, allow less; unlimited without
+ * any of them.  With @step (a new reset interval), the goals' loop moves
+ * first.
  */
-static void damos_quota_set_esz(struct damos_quota *q)
+static void damos_quota_set_esz(struct damos *s, bool step)
 {
+	struct damos_quota *q = &s->quota;
 	unsigned long esz = ULONG_MAX;
 	u64 bytes_per_ms, esz_ms;
 
-	if (!damos_quota_limited(q)) {
+	if (!damos_quota_limited(s)) {
 		q->esz = ULONG_MAX;
 		return;
 	}
@@ -397,19 +445,23 @@ static void damos_quota_set_esz(struct damos_quota *q)
 			esz_ms = ULONG_MAX;
 		esz = min_t(u64, esz, esz_ms);
 	}
+	if (step)
+		damos_goals_step(s, esz);
+	if (!list_empty(&s->goals))
+		esz = min(esz, q->goal_esz ?: DAMOS_GOAL_MIN_ESZ);
 	q->esz = max(ALIGN_DOWN(esz, DAMON_MIN_REGION), DAMON_MIN_REGION);
 }
 
 /*
  * Start a new reset interval when due: count a used-up quota, renew the
- * budget, and derive the effective size quota from the time quota and the
- * speed measured so far.
+ * budget, and derive the effective size quota from the time quota, the
+ * speed measured so far and the goals.
  */
 void damos_quota_renew(struct damos *s, unsigned long now)
 {
 	struct damos_quota *q = &s->quota;
 
-	if (!damos_quota_limited(q)) {
+	if (!damos_quota_limited(s)) {
 		q->esz = ULONG_MAX;
 		return;
 	}
@@ -421,7 +473,7 @@ void damos_quota_renew(struct damos *s, unsigned long now)
 		s->stat.qt_exceeds++;
 	q->charged_from = now ? now : 1;
 	q->charged_sz = 0;
-	damos_quota_set_esz(q);
+	damos_quota_set_esz(s, true);
 }
 
 /*
@@ -487,7 +539,7 @@ static void damos_apply_region(struct damon_ctx *ctx, struct damon_target *t,
 
 	if (damos_core_filtered(s, tidx, r))
 		return;
-	if (damos_quota_limited(q)) {
+	if (damos_quota_limited(s)) {
 		score = damos_score(ctx, r, s);
 		if (q->charged_sz >= q->esz || score < q->min_score)
 			return;
@@ -557,7 +609,7 @@ void damos_apply_schemes(struct damon_ctx *ctx)
 		if (!damon_ops_can_apply(&ctx->ops, s->action))
 			continue;
 		damos_quota_renew(s, jiffies);
-		if (damos_quota_limited(&s->quota))
+		if (damos_quota_limited(s))
 			damos_quota_set_min_score(ctx, s);
 
 		tidx = 0;
@@ -583,9 +635,11 @@ void damos_apply_schemes(struct damon_ctx *ctx)
  * What the scheme did survives: its statistics, the accounting of the
  * current quota interval (bytes charged and when the interval started, so
  * that a commit never hands out a fresh budget; a changed limit applies
- * to what is left of the interval), the measured speed of the action, and
+ * to what is left of the interval), the measured speed of the action, the
+ * quota the goals reached (unless the scheme has no goals any more), and
  * the watermark state unless the metric changed (the metric is measured
- * again at once).  The apply schedule is kept in time; a shorter apply
+ * again at once).  The goals themselves are replaced by @src's; PSI is
+ * measured afresh from the next interval.  The apply schedule is kept in time; a shorter apply
  * interval is due within its new length.
  * Runs in the kdamond (or on a context no kdamond runs yet).
  */
@@ -612,8 +666,13 @@ void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src)
 	q->weight_sz = src->quota.weight_sz;
 	q->weight_nr_accesses = src->quota.weight_nr_accesses;
 	q->weight_age = src->quota.weight_age;
+	damos_free_goals(dst);
+	list_splice_init(&src->goals, &dst->goals);
+	if (list_empty(&dst->goals))
+		q->goal_esz = 0;
+	q->psi_mem_some_ns = 0;
 	if (q->charged_from)
-		damos_quota_set_esz(q);	/* the new limit, this interval */
+		damos_quota_set_esz(dst, false);	/* the new limit, now */
 
 	/* the state carries over a change of bounds, not of metric */
 	if (dst->wmarks.metric == src->wmarks.metric)

@@ -1237,6 +1237,34 @@ static void damos_test_commit_keeps_quota(struct kunit *test)
 	damon_ctx_free(ctx);
 }
 
+/*
+ * Whether the kdamond may stop sampling: only with schemes, every one of
+ * them inactive, whatever its action; then the earliest next check.  The
+ * checks are due far in the future, so nothing is measured.
+ */
+static void damos_test_wmarks_all_inactive(struct kunit *test)
+{
+	struct damon_ctx *ctx = rec_ctx(test);
+	struct damos *a, *b;
+	u64 next = 0;
+
+	KUNIT_EXPECT_FALSE(test, damos_wmarks_all_inactive(ctx, &next));
+	a = add_scheme(test, ctx, DAMOS_STAT);
+	b = add_scheme(test, ctx, DAMOS_HUGEPAGE);
+	ctx->ops.actions = 0;	/* b cannot be applied; it counts */
+	a->wmarks.metric = DAMOS_WMARK_FREE_MEM_RATE;
+	a->wmarks.active = false;
+	a->wmarks.next_check_ns = U64_MAX - 1;
+	KUNIT_EXPECT_FALSE(test, damos_wmarks_all_inactive(ctx, &next));
+	b->wmarks = a->wmarks;
+	b->wmarks.next_check_ns = U64_MAX - 2;
+	KUNIT_EXPECT_TRUE(test, damos_wmarks_all_inactive(ctx, &next));
+	KUNIT_EXPECT_EQ(test, next, U64_MAX - 2);
+	b->wmarks.active = true;
+	KUNIT_EXPECT_FALSE(test, damos_wmarks_all_inactive(ctx, &next));
+	damon_ctx_free(ctx);
+}
+
 static struct kunit_case damos_cases[] = {
 	KUNIT_CASE_PARAM(damos_test_pattern_bounds, pattern_gen_params),
 	KUNIT_CASE_PARAM(damos_test_score_rank, rank_gen_params),
@@ -1251,6 +1279,7 @@ static struct kunit_case damos_cases[] = {
 	KUNIT_CASE(damos_test_ops_can_apply),
 	KUNIT_CASE(damos_test_ops_can_filter),
 	KUNIT_CASE(damos_test_commit_keeps_quota),
+	KUNIT_CASE(damos_test_wmarks_all_inactive),
 	{}
 };
 

@@ -3,8 +3,8 @@
 #
 # The shape of /sys/kernel/config/damon/ (configfs-layout.md, "The tree"):
 # features, the directories and files of contexts, targets, regions,
-# schemes and filters, their modes and defaults, and which mkdir and rmdir
-# configfs allows.
+# schemes, filters and quota goals, their modes and defaults, and which
+# mkdir and rmdir configfs allows.
 
 load lib
 load configfs
@@ -80,12 +80,14 @@ check_modes() {
 	[ "$(cat "$CFS/features")" = "$before" ]
 }
 
-@test "a new context has exactly its files and the targets/ and schemes/ groups" {
+@test "a new context has exactly its files and the targets/, schemes/ and intervals_goal/ groups" {
 	local c=$CFS_CTXS/web
 	cfs_mkctx web
 	[ -d "$c" ]
 	[ "$(sorted_ls "$c")" = "$(sorted_words "${CFS_CTX_RW[@]}" \
 		"${CFS_CTX_RO[@]}" "${CFS_CTX_DIRS[@]}")" ]
+	[ "$(sorted_ls "$c/intervals_goal")" = "$(sorted_words "${CFS_INTERVALS_RW[@]}")" ]
+	check_modes "$c/intervals_goal" "${CFS_INTERVALS_RW[@]}"
 	[ -d "$c/targets" ]
 	[ -d "$c/schemes" ]
 	[ -z "$(ls -A "$c/targets")" ]
@@ -174,11 +176,13 @@ check_modes() {
 		"${CFS_SCHEME_DIRS[@]}")" ]
 	[ "$(sorted_ls "$s/access_pattern")" = "$(sorted_words "${CFS_PATTERN_RW[@]}")" ]
 	[ "$(sorted_ls "$s/quotas")" = "$(sorted_words "${CFS_QUOTAS_RW[@]}" \
-		"${CFS_QUOTAS_RO[@]}")" ]
+		"${CFS_QUOTAS_RO[@]}" "${CFS_QUOTAS_DIRS[@]}")" ]
 	[ "$(sorted_ls "$s/watermarks")" = "$(sorted_words "${CFS_WMARKS_RW[@]}")" ]
 	[ "$(sorted_ls "$s/stats")" = "$(sorted_words "${CFS_STATS_RO[@]}")" ]
 	[ -d "$s/filters" ]
 	[ -z "$(ls -A "$s/filters")" ]
+	[ -d "$s/quotas/goals" ]
+	[ -z "$(ls -A "$s/quotas/goals")" ]
 }
 
 @test "scheme files are 0600, effective_bytes and stats 0400, all root-owned" {
@@ -200,10 +204,21 @@ check_modes() {
 	check_modes "$f" "${CFS_FILTER_RW[@]}"
 }
 
-@test "fresh schemes and filters read their documented defaults" {
+@test "a new quota goal has target_metric, target_value, current_value, nid and memcg_path, all 0600" {
+	local g=$CFS_CTXS/web/schemes/sc/quotas/goals/g0
+	cfs_mkctx web
+	cfs_mkscheme web sc f0
+	cfs_expect_mkdir OK "$g"
+	[ "$(sorted_ls "$CFS_CTXS/web/schemes/sc/quotas/goals")" = g0 ]
+	[ "$(sorted_ls "$g")" = "$(sorted_words "${CFS_GOAL_RW[@]}")" ]
+	check_modes "$g" "${CFS_GOAL_RW[@]}"
+}
+
+@test "fresh schemes, filters and quota goals read their documented defaults" {
 	local s=$CFS_CTXS/web/schemes/sc f
 	cfs_mkctx web
 	cfs_mkscheme web sc f0
+	cfs_expect_mkdir OK "$s/quotas/goals/g0"
 	cfs_expect_value "$s/action" stat
 	cfs_expect_value "$s/apply_interval_us" 0
 	cfs_expect_value "$s/access_pattern/min_size_bytes" 0
@@ -233,48 +248,70 @@ check_modes() {
 	cfs_expect_value "$s/filters/f0/addr_end" 0
 	# No target named: an empty value, with or without its newline.
 	[ -z "$(cat "$s/filters/f0/target")" ]
+	[ -z "$(cat "$s/filters/f0/memcg_path")" ]
+	cfs_expect_value "$s/quotas/goals/g0/target_metric" user_input
+	cfs_expect_value "$s/quotas/goals/g0/target_value" 0
+	cfs_expect_value "$s/quotas/goals/g0/current_value" 0
+	cfs_expect_value "$s/quotas/goals/g0/nid" 0
+	[ -z "$(cat "$s/quotas/goals/g0/memcg_path")" ]
 }
 
 @test "a scheme's default groups cannot be removed (EPERM) and go with it" {
 	local s=$CFS_CTXS/web/schemes/sc d
 	cfs_mkctx web
 	cfs_mkscheme web sc f0
-	for d in "${CFS_SCHEME_DIRS[@]}"; do
+	cfs_expect_mkdir OK "$s/quotas/goals/g0"
+	for d in "${CFS_SCHEME_DIRS[@]}" quotas/goals; do
 		cfs_expect_rmdir EPERM "$s/$d"
 		[ -d "$s/$d" ]
 	done
 	run "$SYSIO" rmdir "$s"
 	[ "$output" != OK ]
 	cfs_expect_rmdir OK "$s/filters/f0"
+	# (a goal left: still not empty)
+	run "$SYSIO" rmdir "$s"
+	[ "$output" != OK ]
+	cfs_expect_rmdir OK "$s/quotas/goals/g0"
 	cfs_expect_rmdir OK "$s"
 	[ ! -e "$s" ]
 	[ -z "$(ls -A "$CFS_CTXS/web/schemes")" ]
 	# A scheme made again under the same name is fresh.
 	cfs_mkscheme web sc
 	[ -z "$(ls -A "$s/filters")" ]
+	[ -z "$(ls -A "$s/quotas/goals")" ]
 }
 
-@test "mkdir in a scheme, its groups (but filters/) or a filter fails with EPERM" {
+@test "mkdir in a scheme, its groups (but filters/ and quotas/goals/), a filter or a goal fails with EPERM" {
 	local s=$CFS_CTXS/web/schemes/sc d
 	cfs_mkctx web
 	cfs_mkscheme web sc f0
+	cfs_expect_mkdir OK "$s/quotas/goals/g0"
 	for d in "$s" "$s/access_pattern" "$s/quotas" "$s/watermarks" \
-		"$s/stats" "$s/filters/f0"; do
+		"$s/stats" "$s/filters/f0" "$s/quotas/goals/g0"; do
 		cfs_expect_mkdir EPERM "$d/extra"
 		[ ! -e "$d/extra" ]
 	done
 }
 
-@test "several schemes and filters coexist; filters keep their names" {
-	local s=$CFS_CTXS/web/schemes
+@test "several schemes, filters and goals coexist; filters and goals keep their names" {
+	local s=$CFS_CTXS/web/schemes g
 	cfs_mkctx web
 	cfs_mkscheme web reclaim z a m
 	cfs_mkscheme web hot
+	for g in free psi in; do
+		cfs_expect_mkdir OK "$s/reclaim/quotas/goals/$g"
+	done
+	cfs_expect_mkdir OK "$s/hot/quotas/goals/in"
 	[ "$(sorted_ls "$s")" = "hot reclaim" ]
 	[ "$(sorted_ls "$s/reclaim/filters")" = "a m z" ]
 	[ -z "$(ls -A "$s/hot/filters")" ]
+	[ "$(sorted_ls "$s/reclaim/quotas/goals")" = "free in psi" ]
+	[ "$(sorted_ls "$s/hot/quotas/goals")" = in ]
 	cfs_set "$s/reclaim/action" pageout
 	cfs_expect_value "$s/hot/action" stat
+	cfs_set "$s/reclaim/quotas/goals/in/target_value" 7
+	cfs_expect_value "$s/hot/quotas/goals/in/target_value" 0
+	cfs_expect_mkdir EEXIST "$s/reclaim/quotas/goals/free"
 }
 
 @test "mkdir where configfs allows none fails with EPERM" {

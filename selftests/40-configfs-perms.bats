@@ -26,12 +26,14 @@ teardown() {
 }
 
 # full_tree PID: a context with a target on PID and one region, and a
-# scheme with one filter.
+# scheme with one filter and one quota goal (which "on" takes).
 full_tree() {
 	cfs_mkctx web 1000 20000 1000000 10 100
 	cfs_mktarget web app "$1"
 	cfs_mkregion web app r0 4096 8192
 	cfs_mkscheme web sc f0
+	cfs_expect_mkdir OK "$C/schemes/sc/quotas/goals/g0"
+	cfs_set "$C/schemes/sc/quotas/goals/g0/target_value" 1000
 }
 
 # all_files: every file below damon/.
@@ -49,6 +51,8 @@ value_for() {
 	type) echo addr ;;
 	matching) echo N ;;
 	target) echo app ;;
+	target_metric) echo node_mem_free_bp ;;
+	memcg_path) echo / ;;
 	pid) echo 1 ;;
 	features) echo ops:paddr ;;
 	start) echo 12288 ;;
@@ -82,10 +86,10 @@ nobody_fails() {
 	local f mode
 	cfs_start_sleeper
 	full_tree "$SLEEPER_PID"
-	# features; 9 context, 2 target, 2 region files; 3 scheme files, 6 in
-	# access_pattern, 7 in quotas, 5 in watermarks, 5 in stats; 6 filter
-	# files.
-	[ "$(all_files | wc -l)" -eq 46 ]
+	# features; 9 context files, 4 in intervals_goal, 2 target, 2 region
+	# files; 3 scheme files, 6 in access_pattern, 7 in quotas, 5 in
+	# watermarks, 5 in stats; 6 filter files; 5 goal files.
+	[ "$(all_files | wc -l)" -eq 55 ]
 	while read -r f; do
 		[ "$(stat -c %u:%g "$f")" = 0:0 ] || { echo "$f: owner $(stat -c %u:%g "$f")"; return 1; }
 		mode=$(cfs_mode "$f")
@@ -136,16 +140,18 @@ nobody_fails() {
 	done < <(all_files)
 }
 
-@test "a non-root user can neither make nor remove contexts, targets or regions" {
+@test "a non-root user can neither make nor remove contexts, targets, regions, schemes, filters or goals" {
 	local got d
 	full_tree 1
 	for d in "$CFS_CTXS/evil" "$C/targets/evil" "$T/regions/evil" \
-		"$C/schemes/evil" "$C/schemes/sc/filters/evil"; do
+		"$C/schemes/evil" "$C/schemes/sc/filters/evil" \
+		"$C/schemes/sc/quotas/goals/evil"; do
 		got=$(cfs_as_nobody "$NOBODY_SYSIO" mkdir "$d")
 		[ "$got" = EACCES ] || { echo "mkdir $d: $got"; return 1; }
 		[ ! -e "$d" ]
 	done
-	for d in "$R" "$T" "$C/schemes/sc/filters/f0" "$C/schemes/sc" "$C"; do
+	for d in "$R" "$T" "$C/schemes/sc/filters/f0" \
+		"$C/schemes/sc/quotas/goals/g0" "$C/schemes/sc" "$C"; do
 		got=$(cfs_as_nobody "$NOBODY_SYSIO" rmdir "$d")
 		[ "$got" = EACCES ] || { echo "rmdir $d: $got"; return 1; }
 		[ -d "$d" ]
@@ -169,6 +175,10 @@ nobody_fails() {
 	nobody_fails 65534 65534 write "$T/pid" 1
 	nobody_fails 65534 65534 readerr "$C/schemes/sc/stats/nr_tried"
 	nobody_fails 65534 65534 write "$C/schemes/sc/action" pageout
+	# nor feed a running user_input goal (current_value is not staged)
+	nobody_fails 65534 65534 write "$C/schemes/sc/quotas/goals/g0/current_value" 5
+	nobody_fails 65534 65534 readerr "$C/schemes/sc/quotas/goals/g0/current_value"
+	cfs_expect_value "$C/schemes/sc/quotas/goals/g0/current_value" 0
 	cfs_expect_value "$C/state" on
 	cfs_expect_value "$C/kdamond_pid" "$pid"
 	cfs_expect_value "$C/aggr_us" 20000

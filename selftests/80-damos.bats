@@ -997,7 +997,9 @@ tried_per_aggr() {
 		watermarks/interval_us=100000 watermarks/high=1000 \
 		watermarks/mid=1000 watermarks/low="$above"
 	cfs_on web
-	cfs_wait_more_aggr web 10
+	# ten watermark checks; while the only scheme is off, no monitoring
+	st_sleep 1
+	cfs_expect_value "$C/nr_aggregations" 0
 	cfs_expect_value "$S/stats/nr_tried" 0
 	# a window around it: on
 	cfs_set "$w/low" $((rate / 2))
@@ -1010,12 +1012,148 @@ tried_per_aggr() {
 	cfs_set "$w/mid" $((rate / 4))
 	cfs_set "$w/low" 0
 	cfs_commit web
-	stat_stays web s0
+	kd_watch web 1
+	[ "$KD_AGGR" -eq 0 ]
+	[ "$KD_STAT" -eq 0 ]
 	# and on again
 	cfs_set "$w/high" 1000
 	cfs_set "$w/mid" 1000
 	cfs_commit web
 	stat_grows web s0
+}
+
+# kd_switches PID: the context switches of PID so far (voluntary and not):
+# a kdamond sleeps once per sample, and only then.
+kd_switches() {
+	local line n=0
+	st_lines "/proc/$1/status"
+	for line in "${ST_LINES[@]}"; do
+		if [[ "$line" =~ ^(non)?voluntary_ctxt_switches:[[:space:]]+([0-9]+) ]]; then
+			n=$((n + BASH_REMATCH[2]))
+		fi
+	done
+	KD_SWITCHES=$n
+}
+
+# kd_watch CTX SECONDS: watch CTX for SECONDS: KD_TICKS is the CPU time
+# its kdamond used (clock ticks: utime + stime, fields 14 and 15 of
+# /proc/PID/stat; UML counts it by whole ticks, so a little CPU may read
+# 0), KD_WAKES its context switches, KD_AGGR the aggregations it
+# completed, KD_STAT how much nr_tried of scheme s0 grew, and KD_SNAP
+# "same" if the snapshot of target t0 did not change (else "changed"; it
+# is in KD_SNAP_FILE).
+kd_watch() {
+	local pid f t0 w0 n0 n1 st0 st1 a=$BATS_TEST_TMPDIR/kd_watch.0
+	KD_SNAP_FILE=$BATS_TEST_TMPDIR/kd_watch.1
+	read -r pid < "$CFS_CTXS/$1/kdamond_pid"
+	[ "$pid" -gt 0 ] || { echo "$1 has no kdamond"; return 1; }
+	read -r n0 < "$CFS_CTXS/$1/nr_aggregations"
+	{ read -r st0 < "$CFS_CTXS/$1/schemes/s0/stats/nr_tried"; } 2> /dev/null ||
+		st0=0
+	cfs_snapshot_to "$1" t0 "$a"
+	read -r -a f < "/proc/$pid/stat"
+	t0=$((f[13] + f[14]))
+	kd_switches "$pid"
+	w0=$KD_SWITCHES
+	st_sleep "$2"
+	read -r -a f < "/proc/$pid/stat"
+	KD_TICKS=$((f[13] + f[14] - t0))
+	kd_switches "$pid"
+	KD_WAKES=$((KD_SWITCHES - w0))
+	read -r n1 < "$CFS_CTXS/$1/nr_aggregations"
+	{ read -r st1 < "$CFS_CTXS/$1/schemes/s0/stats/nr_tried"; } 2> /dev/null ||
+		st1=0
+	KD_AGGR=$((n1 - n0))
+	KD_STAT=$((st1 - st0))
+	cfs_snapshot_to "$1" t0 "$KD_SNAP_FILE"
+	if cmp -s "$a" "$KD_SNAP_FILE"; then KD_SNAP=same; else KD_SNAP=changed; fi
+	echo "$1 over ${2}s: $KD_TICKS ticks of CPU, $KD_WAKES context" \
+		"switches, $KD_AGGR aggregations, nr_tried +$KD_STAT," \
+		"snapshot $KD_SNAP"
+}
+
+# A context on an idle sleeper with 1 ms samples, so that monitoring costs
+# CPU, and an update interval of a minute, so that an idle kdamond does not
+# wake up on its own during a test.
+idle_ctx() {
+	cfs_mkctx "$1" 1000 20000 60000000 10 200 &&
+		cfs_mktarget "$1" t0 "$2"
+}
+
+@test "watermarks keeping every scheme off stop monitoring and its CPU use; a commit turning one on resumes it at once" {
+	local w=$S/watermarks ticks wakes start
+	[ "$(free_rate)" -gt 0 ]
+	cfs_start_sleeper 8
+	idle_ctx web "$SLEEPER_PID"
+	# on while free memory is at most 100 %: always; checked once a minute
+	scheme web s0 stat watermarks/metric=free_mem_rate \
+		watermarks/interval_us=60000000 watermarks/high=1000 \
+		watermarks/mid=1000 watermarks/low=0
+	cfs_on web
+	cfs_wait_more_aggr web 5
+	kd_watch web 4
+	[ "$KD_AGGR" -gt 0 ]
+	[ "$KD_STAT" -gt 0 ]
+	ticks=$KD_TICKS
+	wakes=$KD_WAKES
+	# off: the free memory rate is above high (a commit measures it anew)
+	cfs_set "$w/high" 0
+	cfs_set "$w/mid" 0
+	cfs_commit web
+	kd_watch web 4
+	[ "$KD_AGGR" -eq 0 ]
+	[ "$KD_STAT" -eq 0 ]
+	[ "$KD_SNAP" = same ]
+	# about 4000 samples, each a sleep and a wake-up, against none
+	echo "over 4 s: $ticks ticks and $wakes switches monitoring," \
+		"$KD_TICKS and $KD_WAKES idle"
+	[ "$wakes" -ge 400 ]
+	[ "$KD_WAKES" -le 5 ]
+	[ "$KD_TICKS" -le 2 ]
+	cfs_expect_value "$C/state" on
+	# on again: the commit wakes the kdamond, which would otherwise sleep
+	# until the next check a minute later; monitoring resumes
+	cfs_set "$w/high" 1000
+	cfs_set "$w/mid" 1000
+	start=$SECONDS
+	cfs_commit web
+	echo "the commit took $((SECONDS - start))s"
+	[ $((SECONDS - start)) -lt 30 ]
+	cfs_wait_more_aggr web 3 30
+	kd_watch web 1
+	[ "$KD_AGGR" -gt 0 ]
+	[ "$KD_STAT" -gt 0 ]
+	[ "$KD_SNAP" = changed ]
+}
+
+@test "a context whose schemes are all off from on never monitors, and off stops it at once; one without schemes monitors" {
+	local start
+	cfs_start_sleeper 8
+	idle_ctx web "$SLEEPER_PID"
+	# free_mem_rate with high = mid = low = 0: off whenever any memory is free
+	scheme web s0 stat watermarks/metric=free_mem_rate \
+		watermarks/interval_us=60000000
+	idle_ctx plain "$SLEEPER_PID"
+	cfs_on web
+	cfs_on plain
+	kd_watch web 3
+	[ "$KD_AGGR" -eq 0 ]
+	[ "$KD_WAKES" -le 5 ]
+	[ "$KD_TICKS" -le 2 ]
+	[ ! -s "$KD_SNAP_FILE" ]
+	cfs_expect_value "$C/nr_aggregations" 0
+	cfs_expect_value "$S/stats/nr_tried" 0
+	kd_watch plain 3
+	[ "$KD_AGGR" -gt 0 ]
+	[ "$KD_WAKES" -ge 300 ]
+	[ -s "$KD_SNAP_FILE" ]
+	# a stop request ends the sleep until the next check, a minute away
+	start=$SECONDS
+	cfs_off web
+	echo "off took $((SECONDS - start))s"
+	[ $((SECONDS - start)) -lt 30 ]
+	expect_off web
+	cfs_expect_value "$CFS_CTXS/plain/state" on
 }
 
 # anon_pair PATH0 PATH1: two anonfile workloads (the second range of each

@@ -29,7 +29,8 @@ U64_OVER=18446744073709551616
 CFS_CTX_RW=(operations sample_us aggr_us update_us min_nr_regions
 	max_nr_regions state)
 CFS_CTX_RO=(kdamond_pid nr_aggregations)
-CFS_CTX_DIRS=(targets schemes)
+CFS_CTX_DIRS=(targets schemes intervals_goal)
+CFS_INTERVALS_RW=(access_bp aggrs min_sample_us max_sample_us)
 CFS_TARGET_RW=(pid)
 CFS_TARGET_RO=(snapshot)
 CFS_TARGET_DIRS=(regions)
@@ -41,9 +42,11 @@ CFS_PATTERN_RW=(min_size_bytes max_size_bytes min_nr_accesses
 CFS_QUOTAS_RW=(ms bytes reset_interval_ms weight_size weight_nr_accesses
 	weight_age)
 CFS_QUOTAS_RO=(effective_bytes)
+CFS_QUOTAS_DIRS=(goals)
 CFS_WMARKS_RW=(metric interval_us high mid low)
 CFS_STATS_RO=(nr_tried sz_tried nr_applied sz_applied qt_exceeds)
 CFS_FILTER_RW=(type matching addr_start addr_end target memcg_path)
+CFS_GOAL_RW=(target_metric target_value current_value nid memcg_path)
 
 # Each test starts from an empty contexts/ directory.
 cfs_setup() {
@@ -90,7 +93,8 @@ cfs_remove_all() {
 	local d left=()
 	cfs_stop_all
 	for d in "$CFS_CTXS"/*/targets/*/regions/*/ \
-		"$CFS_CTXS"/*/schemes/*/filters/*/ "$CFS_CTXS"/*/schemes/*/ \
+		"$CFS_CTXS"/*/schemes/*/filters/*/ \
+		"$CFS_CTXS"/*/schemes/*/quotas/goals/*/ "$CFS_CTXS"/*/schemes/*/ \
 		"$CFS_CTXS"/*/targets/*/ "$CFS_CTXS"/*/; do
 		[ -d "$d" ] && cfs__call rmdir "$d"
 	done

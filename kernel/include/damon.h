@@ -141,10 +141,10 @@ struct damos_access_pattern {
  * @weight_nr_accesses:	weight of access frequency in the score.
  * @weight_age:		weight of age in the score.
  * @esz:		effective size quota of the current interval: @sz,
- *			or less if @ms allows less at the measured speed.
+ *			or less if @ms, or the scheme's goals, allow less.
  *
- * The rest is the core's bookkeeping.  With neither @ms nor @sz the scheme
- * is unlimited.
+ * The rest is the core's bookkeeping.  With neither @ms nor @sz nor goals
+ * (&damos->goals) the scheme is unlimited.
  */
 struct damos_quota {
 	unsigned long ms;
@@ -162,6 +162,46 @@ struct damos_quota {
 	unsigned int min_score;		/* lowest score acted on now */
 	unsigned long min_score_left;	/* bytes left for that score */
 	unsigned long histogram[DAMOS_MAX_SCORE + 1];	/* bytes by score */
+	unsigned long goal_esz;		/* the goals' quota; 0: not started */
+	u64 psi_mem_some_ns;		/* PSI total at the last interval */
+};
+
+/*
+ * What a quota goal measures.  Each metric grows as the scheme does more:
+ * the feedback loop relies on that (see goals.c).
+ */
+enum damos_goal_metric {
+	DAMOS_GOAL_USER_INPUT,		/* a value the user feeds */
+	DAMOS_GOAL_SOME_MEM_PSI_US,	/* memory stall time per interval */
+	DAMOS_GOAL_NODE_MEM_USED_BP,	/* a node's used memory */
+	DAMOS_GOAL_NODE_MEM_FREE_BP,	/* a node's free memory */
+	DAMOS_GOAL_NODE_MEMCG_USED_BP,	/* a memcg's memory on a node */
+	DAMOS_GOAL_NODE_MEMCG_FREE_BP,	/* a node's memory not the memcg's */
+	DAMOS_GOAL_ACTIVE_MEM_BP,	/* active share of LRU memory */
+	DAMOS_GOAL_INACTIVE_MEM_BP,	/* inactive share of LRU memory */
+	NR_DAMOS_GOAL_METRICS,
+};
+
+/**
+ * struct damos_quota_goal - a value a scheme's quota is tuned to reach.
+ * @metric:		what is measured.
+ * @target_value:	the value to reach (never 0).
+ * @current_value:	the last measured value; for DAMOS_GOAL_USER_INPUT
+ *			the interface writes it.
+ * @nid:		the node of the node metrics.
+ * @memcg:		the memory cgroup of the memcg metrics, referenced
+ *			(dropped by damos_goal_free()).
+ * @priv:		for the interface layer.
+ * @list:		in the scheme's goal list.
+ */
+struct damos_quota_goal {
+	enum damos_goal_metric metric;
+	unsigned long target_value;
+	unsigned long current_value;
+	int nid;
+	struct mem_cgroup *memcg;
+	void *priv;
+	struct list_head list;
 };
 
 enum damos_wmark_metric {
@@ -251,6 +291,9 @@ struct damos_stat {
  * @quota:		how much.
  * @wmarks:		when.
  * @filters:		what to leave alone.
+ * @goals:		what the quota is tuned to reach (&struct
+ *			damos_quota_goal); kept out of @quota, which
+ *			interfaces copy by value.
  * @stat:		what it did.
  * @next_apply_sample:	kdamond bookkeeping for @apply_interval_us.
  * @priv:		for the interface layer.
@@ -264,6 +307,7 @@ struct damos {
 	struct damos_quota quota;
 	struct damos_watermarks wmarks;
 	struct list_head filters;
+	struct list_head goals;
 	struct damos_stat stat;
 	unsigned long next_apply_sample;
 	void *priv;
@@ -325,7 +369,14 @@ struct damon_operations {
  * @after_aggregation:	each aggregation interval, after regions are merged
  *			and aged and before their counters restart.  The
  *			regions then form a consistent snapshot; this is also
- *			the one safe point to change the context online.
+ *			a safe point to change the context online (as is
+ *			@while_idle, when the kdamond does not sample).
+ * @while_idle:		while the watermarks keep every scheme inactive and
+ *			the kdamond does not sample: as it stops sampling and
+ *			after each time it wakes (a watermark check due,
+ *			damon_kdamond_wake()).  The regions are as
+ *			after_aggregation left them, with their counters
+ *			restarted; the context may be changed here as there.
  * @before_terminate:	once, as the kdamond finishes.
  *
  * A hook returning non-zero stops the kdamond.
@@ -334,7 +385,24 @@ struct damon_callbacks {
 	void *data;
 	int (*before_start)(struct damon_ctx *ctx);
 	int (*after_aggregation)(struct damon_ctx *ctx);
+	int (*while_idle)(struct damon_ctx *ctx);
 	void (*before_terminate)(struct damon_ctx *ctx);
+};
+
+/**
+ * struct damon_intervals_goal - what the intervals are tuned to reach.
+ * @access_bp:		the share of the possible access observations (every
+ *			sample of every byte seeing an access) a window should
+ *			make, in basis points; 0: no tuning.
+ * @aggrs:		tune every this many aggregation intervals.
+ * @min_sample_us:	the sampling interval's lower bound...
+ * @max_sample_us:	...and upper bound.
+ */
+struct damon_intervals_goal {
+	unsigned long access_bp;
+	unsigned long aggrs;
+	unsigned long min_sample_us;
+	unsigned long max_sample_us;
 };
 
 /**
@@ -344,6 +412,7 @@ struct damon_callbacks {
  * @update_us:		operations update interval.
  * @min_nr_regions:	lower bound on the number of regions (per context).
  * @max_nr_regions:	upper bound on the number of regions (per context).
+ * @intervals_goal:	auto-tuning of @sample_us and @aggr_us (tuning.c).
  *
  * Valid when 0 < sample_us <= aggr_us <= update_us and
  * 3 <= min_nr_regions <= max_nr_regions; see damon_validate_attrs().
@@ -354,6 +423,7 @@ struct damon_attrs {
 	unsigned long update_us;
 	unsigned long min_nr_regions;
 	unsigned long max_nr_regions;
+	struct damon_intervals_goal intervals_goal;
 };
 
 /* Defaults, as upstream's sysfs interface except update_us (seed value). */
@@ -380,6 +450,8 @@ struct damon_attrs {
  *			init and the before_start callback: a started
  *			kdamond always runs its callbacks, even when stopped
  *			at once, and damon_start() returns after before_start.
+ * @kdamond_woken:	set by damon_kdamond_wake(), cleared by the kdamond
+ *			when it calls the while_idle callback.
  *
  * The remaining members are the kdamond's private bookkeeping.
  */
@@ -395,6 +467,7 @@ struct damon_ctx {
 	struct task_struct *kdamond;
 	bool kdamond_done;
 	struct completion kdamond_up;
+	bool kdamond_woken;
 
 	/* kdamond bookkeeping, in units of sampling intervals */
 	unsigned long passed_samples;
@@ -402,6 +475,10 @@ struct damon_ctx {
 	unsigned long next_update_sample;
 	/* number of regions after the previous split, to pick the split ways */
 	unsigned int last_nr_regions;
+	/* intervals tuning: the attributes as set, and the windows' records */
+	struct damon_attrs tune_base;
+	unsigned long tune_sum_bp;
+	unsigned long tune_nr_aggrs;
 	/* the kdamond's pseudo-random numbers for picking sampled pages */
 	struct rnd_state rnd;
 };
@@ -450,6 +527,7 @@ static inline struct damon_region *damon_regions_last(struct damon_target *t)
 #define damon_for_each_scheme(s, ctx) damon_for_each_in(s, &(ctx)->schemes)
 #define damon_for_each_scheme_safe(s, tmp, ctx) \
 	damon_for_each_in_safe(s, tmp, &(ctx)->schemes)
+#define damos_for_each_goal(g, s) damon_for_each_in(g, &(s)->goals)
 #define damos_for_each_filter(f, s) damon_for_each_in(f, &(s)->filters)
 #define damos_for_each_filter_safe(f, tmp, s) \
 	damon_for_each_in_safe(f, tmp, &(s)->filters)
@@ -480,6 +558,7 @@ struct damon_ctx *damon_ctx_alloc(void);
 void damon_ctx_free(struct damon_ctx *ctx);
 int damon_validate_attrs(const struct damon_attrs *attrs);
 int damon_set_attrs(struct damon_ctx *ctx, const struct damon_attrs *attrs);
+bool damon_tuning_intervals(const struct damon_attrs *attrs);
 
 /* operations */
 int damon_register_ops(const struct damon_operations *ops);
@@ -493,13 +572,21 @@ void damos_default_params(struct damos_access_pattern *pattern,
 			  struct damos_quota *quota,
 			  struct damos_watermarks *wmarks);
 struct damos *damos_scheme_alloc(void);
-unsigned long damos_quota_effective_sz(const struct damos_quota *q);
+unsigned long damos_quota_effective_sz(const struct damos *s);
 void damos_scheme_append(struct damon_ctx *ctx, struct damos *s);
 void damos_scheme_free(struct damos *s);
 struct damos_filter *damos_filter_alloc(enum damos_filter_type type,
 					bool matching);
 void damos_filter_append(struct damos *s, struct damos_filter *f);
 void damos_filter_free(struct damos_filter *f);
+struct damos_quota_goal *damos_goal_alloc(enum damos_goal_metric metric,
+					  unsigned long target_value);
+void damos_goal_append(struct damos *s, struct damos_quota_goal *g);
+void damos_goal_free(struct damos_quota_goal *g);
+const char *damos_goal_metric_name(enum damos_goal_metric metric);
+bool damos_goal_metric_available(enum damos_goal_metric metric);
+bool damos_goal_metric_per_node(enum damos_goal_metric metric);
+bool damos_goal_metric_per_memcg(enum damos_goal_metric metric);
 int damos_validate(const struct damos *s);
 void damos_commit(struct damon_ctx *ctx, struct damos *dst, struct damos *src);
 bool damon_ops_can_apply(const struct damon_operations *ops,
@@ -522,6 +609,7 @@ bool damos_target_nid_valid(int nid);
 int damon_start(struct damon_ctx *ctx, const char *name);
 int damon_stop(struct damon_ctx *ctx);
 bool damon_kdamond_running(struct damon_ctx *ctx);
+void damon_kdamond_wake(struct damon_ctx *ctx);
 int damon_ctx_kdamond_pid(struct damon_ctx *ctx);
 
 #endif /* CONFIG_DAMON */

@@ -2,7 +2,7 @@
 /*
  * hotcold: a workload with one hot and one cold anonymous memory range.
  *
- *   hotcold [-t SECONDS] [-i USECS] [-H | -R | -T] HOT_MIB COLD_MIB
+ *   hotcold [-t SECONDS] [-i USECS] [-Z] [-H | -R | -T] HOT_MIB COLD_MIB
  *
  * Maps HOT_MIB MiB and COLD_MIB MiB of private anonymous memory as two
  * separate mappings with an unmapped hole between them, both starting at a
@@ -28,6 +28,13 @@
  * pages), so that only huge PTEs map them; without enough free huge pages
  * it fails with status 2.
  *
+ * -Z writes one value into all words of a page (a value per page): zram
+ * then keeps a paged-out page in no memory, so that paging the cold range
+ * out frees memory, as swapping to a disk would.
+ *
+ * SIGUSR2 switches the passes to ten times slower (a sleep of 10 x USECS)
+ * and back: the access rate of the hot range drops tenfold and recovers.
+ *
  * After SECONDS (default: forever) or on
  * SIGTERM, SIGUSR1 or SIGINT it checks every word of both ranges against
  * the pattern, prints "verify: ok" or "verify: FAILED ..." and exits 0 if
@@ -44,10 +51,18 @@
 #define HUGE	(2UL * MIB)	/* a PMD's worth on x86_64; ranges align to it */
 #define HOLE	HUGE		/* unmapped gap between the two ranges */
 
+static volatile sig_atomic_t slow;
+
+static void toggle_slow(int sig)
+{
+	(void)sig;
+	slow = !slow;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: hotcold [-t SECONDS] [-i USECS] [-H | -R | -T] HOT_MIB COLD_MIB\n");
+		"usage: hotcold [-t SECONDS] [-i USECS] [-Z] [-H | -R | -T] HOT_MIB COLD_MIB\n");
 	exit(2);
 }
 
@@ -70,13 +85,16 @@ int main(int argc, char **argv)
 	unsigned long secs = 0, usecs = 1000, hot_mib, cold_mib;
 	size_t hot_len, cold_len, hot_pages, words, len, page_size;
 	int advice = MADV_NOHUGEPAGE, refault = 0, hugetlb = 0, opt;
-	struct timespec nap, t0, now;
+	struct timespec nap, slow_nap, t0, now;
 	struct wl_range ranges[2];
 	char *map, *hot, *cold;
 	uintptr_t slop;
 
-	while ((opt = getopt(argc, argv, "t:i:HRT")) != -1) {
+	while ((opt = getopt(argc, argv, "t:i:ZHRT")) != -1) {
 		switch (opt) {
+		case 'Z':
+			wl_flat = 1;
+			break;
 		case 'H':
 			advice = MADV_HUGEPAGE;
 			break;
@@ -147,6 +165,9 @@ int main(int argc, char **argv)
 
 	nap.tv_sec = usecs / 1000000;
 	nap.tv_nsec = (long)(usecs % 1000000) * 1000;
+	slow_nap.tv_sec = usecs * 10 / 1000000;
+	slow_nap.tv_nsec = (long)(usecs * 10 % 1000000) * 1000;
+	signal(SIGUSR2, toggle_slow);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!wl_stop) {
 		volatile uint64_t *h = (volatile uint64_t *)hot;
@@ -171,7 +192,7 @@ int main(int argc, char **argv)
 				break;
 		}
 		if (usecs)
-			nanosleep(&nap, NULL);
+			nanosleep(slow ? &slow_nap : &nap, NULL);
 	}
 
 	return wl_verify(ranges, 2);

@@ -85,10 +85,18 @@ static inline double wl_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Set (hotcold -Z): every word of a page carries the same value, so that
+ * zram stores a paged-out page in no memory at all (a "same-filled" page)
+ * and paging out really frees memory.
+ */
+static int wl_flat;
+
 /* The value of word @w of page @p of range @r. */
 static inline uint64_t wl_pattern(unsigned int r, size_t p, size_t w)
 {
-	uint64_t x = ((uint64_t)r << 62) ^ ((uint64_t)p << 20) ^ w;
+	uint64_t x = ((uint64_t)r << 62) ^ ((uint64_t)p << 20) ^
+		     (wl_flat ? 0 : w);
 
 	x ^= 0x5deece66dULL;
 	x *= 0x9e3779b97f4a7c15ULL;

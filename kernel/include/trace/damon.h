@@ -10,6 +10,9 @@
  *				aggregation interval, as the snapshot shows it
  *  damon:damos_before_apply	one event per region a scheme is about to
  *				act on (after its filters and quota)
+ *  damon:damon_monitor_intervals_tune	the intervals tuning set a new
+ *				sampling interval (the aggregation interval
+ *				follows it)
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM damon
@@ -87,6 +90,23 @@ TRACE_EVENT(damon_aggregated,
 		  __entry->target_id, __entry->nr_regions,
 		  __entry->start, __entry->end,
 		  __entry->nr_accesses, __entry->age)
+);
+
+TRACE_EVENT(damon_monitor_intervals_tune,
+
+	TP_PROTO(unsigned long sample_us),
+
+	TP_ARGS(sample_us),
+
+	TP_STRUCT__entry(
+		__field(unsigned long, sample_us)
+	),
+
+	TP_fast_assign(
+		__entry->sample_us = sample_us;
+	),
+
+	TP_printk("sample_us=%lu", __entry->sample_us)
 );
 
 #endif /* _TRACE_DAMON_H */
