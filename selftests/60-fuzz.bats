@@ -3,7 +3,7 @@
 #
 # Fuzzing the configfs input (configfs-layout.md): random and adversarial
 # writes to every attribute of a context, its targets and regions, its
-# schemes and their default groups and filters, with on/off/commit
+# schemes and their default groups, filters and quota goals, with on/off/commit
 # interleaved and live workloads as targets.  bin/cfsfuzz
 # (workloads/cfsfuzz/) does the writing and checks each result and each
 # read-back against the contract; afterwards every file must still read a
@@ -111,9 +111,10 @@ features_regex() {
 	echo "${words[*]}"
 }
 
-# valid_scheme DIR STATE: every file of the scheme, its default groups and
-# its filters reads a value configfs-layout.md allows; with the context in
-# STATE off (nothing changes them between the reads), the statistics add up.
+# valid_scheme DIR STATE: every file of the scheme, its default groups, its
+# filters and its quota goals reads a value configfs-layout.md allows; with
+# the context in STATE off (nothing changes them between the reads), the
+# statistics add up.
 valid_scheme() {
 	local s=$1 f st=()
 	valid "$s/action" "$ACTION_RE" &&
@@ -156,6 +157,15 @@ valid_scheme() {
 		valid_name "$f/target" &&
 		valid_path "$f/memcg_path" || return 1
 	done
+	for f in "$s"/quotas/goals/*/; do
+		[ -d "$f" ] || continue
+		f=${f%/}
+		valid "$f/target_metric" "$GOAL_RE" &&
+		valid_num "$f/target_value" "$U64_MAX" &&
+		valid_num "$f/current_value" "$U64_MAX" &&
+		valid_num "$f/nid" 1023 &&
+		valid_path "$f/memcg_path" || return 1
+	done
 }
 
 # valid_tree CTX: every file under the context reads a valid value.
@@ -165,6 +175,7 @@ valid_tree() {
 	valid "$CFS/features" '[a-z_:]+( [a-z_:]+)*' || return 1
 	ACTION_RE=$(features_regex action:)
 	FTYPE_RE=$(features_regex filter:)
+	GOAL_RE=$(features_regex goal:)
 	valid "$c/operations" "$(features_regex ops:)" || return 1
 	for f in sample_us aggr_us update_us; do
 		valid_num "$c/$f" "$U64_MAX" "$POS" || return 1
@@ -209,7 +220,7 @@ stats_of() {
 	echo "${vals[*]}"
 }
 
-@test "fuzzed writes to every file of a context, its targets, regions, schemes and filters" {
+@test "fuzzed writes to every file of a context, its targets, regions, schemes, filters and goals" {
 	local out=$BATS_TEST_TMPDIR/fuzz.out hot hot_out sleeper c=$CFS_CTXS/fuzz
 	local features start end s f nt st na sa qt nt0
 	features=$(cat "$CFS/features")
@@ -263,9 +274,12 @@ stats_of() {
 	cfs_set "$c/targets/t1/regions/r0/start" "$start"
 	cfs_set "$c/targets/t1/regions/r0/end" "$end"
 	# Every scheme counts every region (stat, any pattern, no quota, no
-	# watermark); filters of any type are made anon filters, which stat
-	# ignores.
+	# goals, no watermark); filters of any type are made anon filters,
+	# which stat ignores.
 	for s in "$c"/schemes/*/; do
+		for f in "$s"/quotas/goals/*/; do
+			[ ! -d "$f" ] || cfs_expect_rmdir OK "${f%/}"
+		done
 		cfs_set "$s/action" stat
 		cfs_set "$s/apply_interval_us" 0
 		cfs_set "$s/access_pattern/min_size_bytes" 0

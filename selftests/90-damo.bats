@@ -81,9 +81,9 @@ damo_wait_aggr() {
 }
 
 # damo_setup_rich: a tree using every kind of directory: context "web"
-# (on, monitoring ST_PID, a scheme with non-default groups and two filters
-# made in non-alphabetical order) and context "batch" (off, fvaddr, two
-# regions, no pid).
+# (on, monitoring ST_PID, a scheme with non-default groups, two filters and
+# two quota goals, each pair made in non-alphabetical order) and context
+# "batch" (off, fvaddr, two regions, no pid).
 damo_setup_rich() {
 	local c=$CFS_CTXS/web s
 	mkdir "$c" "$c/targets/app"
@@ -114,6 +114,11 @@ damo_setup_rich() {
 	echo "$COLD_END" > "$s/filters/zz/addr_end"
 	echo target > "$s/filters/aa/type"
 	echo app > "$s/filters/aa/target"
+	mkdir "$s/quotas/goals/zz" "$s/quotas/goals/aa"
+	echo 1000 > "$s/quotas/goals/zz/target_value"
+	echo 400 > "$s/quotas/goals/zz/current_value"
+	echo node_mem_free_bp > "$s/quotas/goals/aa/target_metric"
+	echo 1 > "$s/quotas/goals/aa/target_value"
 	mkdir "$c/schemes/stat"
 	echo on > "$c/state"
 
@@ -501,6 +506,10 @@ damo__paddr_check() {
 	# filters in creation order, the rest by name
 	grep -A1 'filter zz' "$D/one.conf" | grep -q 'type addr'
 	[ "$(grep -o 'filter [a-z]*' "$D/one.conf" | tr '\n' ' ')" = "filter zz filter aa " ]
+	[ "$(grep -o 'goal [a-z]*' "$D/one.conf" | tr '\n' ' ')" = "goal zz goal aa " ]
+	# the input of the user_input goal, not the measurement of the other
+	[ "$(grep -c current_value "$D/one.conf")" -eq 1 ]
+	grep -qx "				current_value 400" "$D/one.conf"
 	[ "$(grep -o 'region r[0-9]*' "$D/one.conf" | tr '\n' ' ')" = "region r2 region r10 " ]
 	[ "$(grep -o 'context [a-z]*' "$D/one.conf" | tr '\n' ' ')" = "context batch context web " ]
 	grep -qx "		pid $ST_PID" "$D/one.conf"
@@ -515,6 +524,17 @@ damo__paddr_check() {
 	# and it really is the same setup: the kdamond monitors the workload
 	damo_wait_aggr web 2
 	[ -n "$(cat "$CFS_CTXS/web/targets/app/snapshot")" ]
+	# status shows the goals with their metrics, in creation order
+	"$DAMO" status > "$D/status"
+	cat "$D/status"
+	grep -A2 -x "    quota: 100 MiB per 500 ms, set by 2 goals below that, .*" "$D/status" |
+		sed 1d | sed 's/current [0-9.]* %/current X/' > "$D/goals"
+	diff - "$D/goals" <<-'EOF'
+	    goal zz: user_input, current 400, target 1000
+	    goal aa: node_mem_free_bp on node 0, current X, target 0.01 %
+	EOF
+	"$DAMO" status --json | grep -q '"goals": \['
+	"$DAMO" status --json | grep -q '{"name": "zz", "target_metric": "user_input", "target_value": 1000, "current_value": 400, "nid": null, "memcg_path": null}'
 	"$DAMO" clear
 	[ -z "$(damo_contexts)" ]
 	# an empty tree saves as just the header, and restores to nothing

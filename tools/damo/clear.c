@@ -29,8 +29,11 @@ static int rmdir_children(const char *dir, const char *sub, int *failed)
 	}
 	for (i = 0; i < nr; i++) {
 		q = xasprintf("%s/%s", p, names[i]);
-		if (!strcmp(sub, "schemes"))
+		if (!strcmp(sub, "schemes")) {
 			rmdir_children(q, "filters", failed);
+			/* (older kernels have no quota goals) */
+			rmdir_children(q, "quotas/goals", failed);
+		}
 		if (!strcmp(sub, "targets"))
 			rmdir_children(q, "regions", failed);
 		if (rmdir(q)) {
@@ -48,7 +51,7 @@ static const char clear_usage[] =
 "usage: damo clear [--only-from LIST]\n"
 "\n"
 "Turn every DAMON context off and remove the whole configfs tree:\n"
-"contexts, targets, regions, schemes and filters.\n"
+"contexts, targets, regions, schemes, filters and quota goals.\n"
 "\n"
 "      --only-from LIST  only the contexts named in LIST, one a line, as\n"
 "                        `damo restore --made LIST` writes it; others (made\n"

@@ -11,6 +11,7 @@
  *		scheme NAME {
  *			action pageout
  *			access_pattern { ... }
+ *			quotas { ...  goal NAME { ... } }
  *			filter NAME { ... }
  *		}
  *		state on
@@ -61,6 +62,10 @@ static const char *const filter_attrs[] = {
 	"type", "matching", "addr_start", "addr_end", "target", "memcg_path",
 	NULL,
 };
+static const char *const goal_attrs[] = {
+	"target_metric", "target_value", "current_value", "nid", "memcg_path",
+	NULL,
+};
 static const char *const no_attrs[] = { NULL };
 
 static const struct kind_info kinds[NR_CONF_KINDS] = {
@@ -74,11 +79,14 @@ static const struct kind_info kinds[NR_CONF_KINDS] = {
 	[CK_QUOTAS] = { "quotas", "quotas", false, quotas_attrs },
 	[CK_WMARKS] = { "watermarks", "watermarks", false, wmarks_attrs },
 	[CK_FILTER] = { "filter", "filters", true, filter_attrs },
+	[CK_GOAL] = { "goal", "goals", true, goal_attrs },
 };
 
 /*
  * Files that older kernels lack (those before migrate_hot/migrate_cold and
- * the memcg filter), with the value that leaves each unused.
+ * the memcg filter), with the value that leaves each unused; and a goal's
+ * memcg_path, which only the memcg metrics use: save leaves it out unused
+ * too.  (Older kernels lack quotas/goals/ as a whole: save.c.)
  */
 static const struct {
 	enum conf_kind kind;
@@ -87,6 +95,7 @@ static const struct {
 } optional_attrs[] = {
 	{ CK_SCHEME, "target_nid", "-1" },
 	{ CK_FILTER, "memcg_path", "" },
+	{ CK_GOAL, "memcg_path", "" },
 };
 
 const char *conf_attr_unused(enum conf_kind k, const char *key)
@@ -113,6 +122,8 @@ static bool child_allowed(enum conf_kind parent, enum conf_kind child)
 	case CK_SCHEME:
 		return child == CK_PATTERN || child == CK_QUOTAS ||
 			child == CK_WMARKS || child == CK_FILTER;
+	case CK_QUOTAS:
+		return child == CK_GOAL;
 	default:
 		return false;
 	}
@@ -288,7 +299,7 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Blocks nest this deep at the most (the file's own go three deep). */
+/* Blocks nest this deep at the most (the file's own go four deep). */
 #define MAX_DEPTH 8
 
 struct parser {

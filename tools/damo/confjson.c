@@ -9,7 +9,8 @@
  *	  {"name": "web", "sample_us": 5000, ...,
  *	   "targets": [{"name": "app", "pid": 1234, "regions": [...]}],
  *	   "schemes": [{"name": "s", "action": "stat",
- *	                "access_pattern": {...}, "filters": [...]}],
+ *	                "access_pattern": {...},
+ *	                "quotas": {..., "goals": [...]}, "filters": [...]}],
  *	   "state": "on"}]}
  *
  * A block is an object; its attributes are members named by their key,

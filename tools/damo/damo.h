@@ -80,6 +80,13 @@ int parse_u64_any(const char *s, uint64_t *v);
 const char *cfs_root(void);
 /* 0 if cfs_root() has a contexts directory, else -1 and a message. */
 int cfs_check(void);
+/* The words of cfs_root()'s features file, a new string; NULL, said, if
+ * it cannot be read. */
+char *cfs_features(void);
+/* Whether features (cfs_features()'s text) lists word. */
+bool features_have(const char *features, const char *word);
+/* Whether configfs's features list word; -1, said, if unreadable. */
+int cfs_has_feature(const char *word);
 /* Read a small file into buf, without the trailing newline; -errno. */
 int read_attr(const char *path, char *buf, size_t size);
 /* One write(2) of value; -errno. */
@@ -450,6 +457,7 @@ enum conf_kind {
 	CK_QUOTAS,
 	CK_WMARKS,
 	CK_FILTER,
+	CK_GOAL,		/* a quota goal, in quotas */
 	NR_CONF_KINDS,
 };
 
@@ -510,6 +518,17 @@ const char *conf_attr_unused(enum conf_kind k, const char *key);
 bool conf_attr_numeric(enum conf_kind k, const char *key);
 /* Whether a scheme's action moves memory to its target_nid. */
 bool conf_action_migrates(const char *action);
+/*
+ * Quota goals: the metric of goal n (its target_metric, or the kernel's
+ * default, user_input); whether a metric's current_value is the user's
+ * input (user_input), which save keeps, rather than the kernel's last
+ * measurement, which it leaves out; whether a metric is of a node (uses
+ * nid) and of a cgroup (uses memcg_path too).
+ */
+const char *conf_goal_metric(const struct conf_node *n);
+bool conf_goal_metric_is_input(const char *metric);
+bool conf_goal_metric_per_node(const char *metric);
+bool conf_goal_metric_per_memcg(const char *metric);
 
 /* Parse text; on error, fills err ("LINE: message") and returns -1. */
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen);

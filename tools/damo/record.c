@@ -657,27 +657,6 @@ static int make_targets(struct recorder *rc, size_t nr)
 	return 0;
 }
 
-/* Whether configfs's features list word; -1 if it cannot be read. */
-static int cfs_has_feature(const char *word)
-{
-	char *path = xasprintf("%s/features", cfs_root()), *buf, *w, *save;
-	size_t len;
-	int r = read_whole(path, &buf, &len);
-
-	if (r) {
-		damo_err("reading %s: %s", path, strerror(-r));
-		free(path);
-		return -1;
-	}
-	free(path);
-	r = 0;
-	for (w = strtok_r(buf, " \t\n", &save); w && !r;
-	     w = strtok_r(NULL, " \t\n", &save))
-		r = !strcmp(w, word);
-	free(buf);
-	return r;
-}
-
 /* --paddr: this kernel must have the paddr operations; 0 or -1, said. */
 static int check_paddr(void)
 {

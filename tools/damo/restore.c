@@ -4,8 +4,9 @@
  * text form, or its JSON (save --json), told by the first character.
  *
  * restore checks the whole file (syntax, values, and for contexts that are
- * to be on, what "on" will check) and resolves every target to a pid
- * before it touches the kernel.  Then it makes directories and writes
+ * to be on, what "on" will check; quota goals' metrics against the
+ * kernel's features) and resolves every target to a pid before it touches
+ * the kernel.  Then it makes directories and writes
  * attributes in file order, and turns contexts on last.  On any failure it
  * turns off what it turned on and removes what it made, newest first, and
  * names the line that failed.
@@ -361,6 +362,96 @@ static int apply_tree(struct applier *ap, const struct conf_node *root,
 	return 0;
 }
 
+/* fn() on each quota goal of root's schemes (and its scheme), until one
+ * returns non-zero, which is returned. */
+static int for_each_goal(const struct conf_node *root,
+			 int (*fn)(const struct conf_node *s,
+				   const struct conf_node *g, void *arg),
+			 void *arg)
+{
+	const struct conf_node *c, *s, *q;
+	size_t i, j, k, l;
+	int r;
+
+	for (i = 0; i < root->nr_children; i++) {
+		c = root->children[i];
+		for (j = 0; j < c->nr_children; j++) {
+			s = c->children[j];
+			for (k = 0; s->kind == CK_SCHEME && k < s->nr_children;
+			     k++) {
+				q = s->children[k];
+				for (l = 0; q->kind == CK_QUOTAS &&
+				     l < q->nr_children; l++) {
+					r = fn(s, q->children[l], arg);
+					if (r)
+						return r;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+static int count_goal(const struct conf_node *s, const struct conf_node *g,
+		      void *arg)
+{
+	(void)s;
+	(void)g;
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+struct goal_check {
+	const char *path;	/* the file */
+	const char *features;
+	bool any;		/* features lists some goal metric */
+};
+
+/* A goal's metric must be one this kernel measures: features says. */
+static int check_goal_metric(const struct conf_node *s,
+			     const struct conf_node *g, void *arg)
+{
+	const struct goal_check *gc = arg;
+	const char *metric = conf_goal_metric(g);
+	const struct conf_attr *a = conf_get_attr(g, "target_metric");
+	char *word = xasprintf("goal:%s", metric);
+	bool ok = features_have(gc->features, word);
+
+	free(word);
+	if (ok)
+		return 0;
+	if (!gc->any)
+		damo_err("%s:%d: scheme %s: goal %s: this kernel's DAMON has no quota goals (no goal: words in %s/features); nothing changed",
+			 gc->path, g->line, s->name, g->name, cfs_root());
+	else
+		damo_err("%s:%d: scheme %s: goal %s: this kernel cannot measure %s (no goal:%s in %s/features); nothing changed",
+			 gc->path, a ? a->line : g->line, s->name, g->name,
+			 metric, metric, cfs_root());
+	return -1;
+}
+
+/* Quota goals: only metrics that features lists (none on kernels
+ * without goals); features is read only for a file with goals. */
+static int check_goal_features(const char *path, const struct conf_node *root)
+{
+	struct goal_check gc = { .path = path };
+	size_t nr = 0;
+	char *f;
+	int r;
+
+	for_each_goal(root, count_goal, &nr);
+	if (!nr)
+		return 0;
+	f = cfs_features();
+	if (!f)
+		return -1;
+	gc.features = f;
+	gc.any = strstr(f, "goal:") != NULL;
+	r = for_each_goal(root, check_goal_metric, &gc);
+	free(f);
+	return r;
+}
+
 /* --boot: a pid in the file names some process of an earlier boot. */
 static int check_boot_targets(const char *path, const struct conf_node *root)
 {
@@ -419,8 +510,9 @@ static const char restore_usage[] =
 "\n"
 "Rebuild the DAMON configfs tree from FILE (default " DAMO_DEFAULT_CONF "),\n"
 "as written by `damo save`: text, or JSON (save --json), told by the\n"
-"content.  The file is checked and every target resolved before anything\n"
-"changes; contexts marked \"state on\" are turned on last.  A \"unit\"\n"
+"content.  The file is checked (quota goals' metrics against the kernel's\n"
+"features too) and every target resolved before anything changes;\n"
+"contexts marked \"state on\" are turned on last.  A \"unit\"\n"
 "target is the unit's main process (systemd's MainPID, else the first\n"
 "process of its cgroup).\n"
 "On a failure, whatever was made is removed again and the failing line is\n"
@@ -472,6 +564,7 @@ int cmd_restore(int argc, char **argv)
 		return 1;
 	}
 	r = cfs_check() || check_new_contexts(path, root) ||
+		check_goal_features(path, root) ||
 		resolve_targets(path, root, &pids, wait_s);
 	if (!r && made && !ap.dry_run)
 		r = write_made(made, path, root);

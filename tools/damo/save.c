@@ -51,13 +51,19 @@ static int save_attrs(struct conf_node *n, const char *dir, bool with_state)
 			continue;	/* no pid set */
 		if (unused && !strcmp(buf, unused))
 			continue;
+		/* a goal's current_value: the user's input, or the kernel's
+		 * measurement, which restore could not give back */
+		if (n->kind == CK_GOAL && !strcmp(*a, "current_value") &&
+		    !conf_goal_metric_is_input(conf_goal_metric(n)))
+			continue;
 		conf_set(n, *a, buf, 0);
 	}
 	return 0;
 }
 
 /* Named children of kind k under dir/<kind dir>, sorted by name or, for
- * filters, in creation order (which configfs lists newest first). */
+ * filters and goals, in creation order (which configfs lists newest
+ * first). */
 static int save_children(struct conf_node *parent, const char *dir,
 			 enum conf_kind k,
 			 int (*fill)(struct conf_node *, const char *,
@@ -68,14 +74,16 @@ static int save_children(struct conf_node *parent, const char *dir,
 	size_t nr, i;
 	int r;
 
-	r = k == CK_FILTER ? list_dirs_created(sub, &names, &nr) :
+	bool created = k == CK_FILTER || k == CK_GOAL;
+
+	r = created ? list_dirs_created(sub, &names, &nr) :
 		list_dirs(sub, &names, &nr);
 	if (r) {
 		damo_err("listing %s: %s", sub, strerror(-r));
 		free(sub);
 		return -1;
 	}
-	if (k != CK_FILTER && nr)
+	if (!created && nr)
 		qsort(names, nr, sizeof(*names), name_cmp);
 	for (i = 0; i < nr && !r; i++) {
 		struct conf_node *c = conf_add_child(parent, k, names[i], 0);
@@ -160,13 +168,16 @@ static int fill_target(struct conf_node *n, const char *dir,
 	return save_children(n, dir, CK_REGION, fill_plain, o);
 }
 
+/* A group, and in quotas its goals (if the kernel has them). */
 static int fill_group(struct conf_node *parent, const char *dir,
-		      enum conf_kind k)
+		      enum conf_kind k, const struct save_opts *o)
 {
 	struct conf_node *g = conf_add_child(parent, k, NULL, 0);
 	char *p = xasprintf("%s/%s", dir, conf_kind_dir(k));
 	int r = save_attrs(g, p, false);
 
+	if (!r && k == CK_QUOTAS && attr_exists(p, conf_kind_dir(CK_GOAL)))
+		r = save_children(g, p, CK_GOAL, fill_plain, o);
 	free(p);
 	return r;
 }
@@ -175,8 +186,9 @@ static int fill_scheme(struct conf_node *n, const char *dir,
 		       const struct save_opts *o)
 {
 	if (save_attrs(n, dir, false) ||
-	    fill_group(n, dir, CK_PATTERN) || fill_group(n, dir, CK_QUOTAS) ||
-	    fill_group(n, dir, CK_WMARKS))
+	    fill_group(n, dir, CK_PATTERN, o) ||
+	    fill_group(n, dir, CK_QUOTAS, o) ||
+	    fill_group(n, dir, CK_WMARKS, o))
 		return -1;
 	return save_children(n, dir, CK_FILTER, fill_plain, o);
 }
@@ -200,9 +212,11 @@ static const char save_usage[] =
 "usage: damo save [--by-command] [--by-unit] [--json] [FILE]\n"
 "\n"
 "Write the whole DAMON configfs tree (contexts, targets, regions, schemes\n"
-"and their groups, and which contexts are on) to FILE (default\n"
-DAMO_DEFAULT_CONF "; '-' for standard output).  The file is replaced\n"
-"atomically.\n"
+"with their groups, filters and quota goals, and which contexts are on) to\n"
+"FILE (default " DAMO_DEFAULT_CONF "; '-' for standard output).  The file\n"
+"is replaced atomically.  A quota goal's current_value is saved for\n"
+"user_input goals only (for the other metrics it is the kernel's\n"
+"measurement).\n"
 "\n"
 "      --by-command     save targets as their command lines (\"command ...\")\n"
 "                       instead of pids, for restoring after a reboot\n"

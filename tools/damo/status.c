@@ -2,7 +2,7 @@
 /*
  * damo status: every context of the configfs tree on one screen, with its
  * state, kdamond, targets (and their regions) and schemes (their stats,
- * quota and filters), as text or as JSON (the schema is in
+ * quota and its goals, and filters), as text or as JSON (the schema is in
  * Documentation/damo.1).
  *
  * It only reads files, so a stand-in tree ($DAMO_CONFIGFS) will do.  The
@@ -57,12 +57,23 @@ struct st_filter {
 	char *text;	/* target: the target's name; memcg: memcg_path */
 };
 
+/* A quota goal: its metric, values, and the node and cgroup it uses. */
+struct st_goal {
+	char *name;
+	char metric[ST_VALUE_MAX];
+	char target[ST_VALUE_MAX], current[ST_VALUE_MAX];
+	char nid[ST_VALUE_MAX];		/* node_* metrics, else empty */
+	char *memcg_path;		/* node_memcg_* metrics, else NULL */
+};
+
 struct st_scheme {
 	char *name;
 	char v[NR_SCHEME_FILES][ST_VALUE_MAX];
 	char target_nid[ST_VALUE_MAX];	/* migrate actions only */
 	char stats[NR_STATS_FILES][ST_VALUE_MAX];
 	char quotas[NR_QUOTA_FILES][ST_VALUE_MAX];
+	struct st_goal *goals;		/* in creation order */
+	size_t nr_goals;
 	struct st_filter *filters;	/* in creation order */
 	size_t nr_filters;
 };
@@ -94,7 +105,7 @@ static bool is_word_file(const char *name)
 {
 	return !strcmp(name, "state") || !strcmp(name, "operations") ||
 		!strcmp(name, "action") || !strcmp(name, "type") ||
-		!strcmp(name, "matching");
+		!strcmp(name, "matching") || !strcmp(name, "target_metric");
 }
 
 /* Files where -1 means none. */
@@ -237,6 +248,56 @@ static int read_filters(const char *dir, struct st_scheme *s)
 	return r;
 }
 
+/* A goal's metric and values, and the node and cgroup its metric uses. */
+static int read_goal(const char *dir, struct st_goal *g)
+{
+	char buf[CFS_ATTR_MAX];
+
+	if (read_value(dir, "target_metric", g->metric) ||
+	    read_value(dir, "target_value", g->target) ||
+	    read_value(dir, "current_value", g->current))
+		return -1;
+	if (conf_goal_metric_per_node(g->metric) &&
+	    read_value(dir, "nid", g->nid))
+		return -1;
+	if (conf_goal_metric_per_memcg(g->metric)) {
+		if (get_attr(dir, "memcg_path", buf, sizeof(buf)))
+			return -1;
+		g->memcg_path = xstrdup(buf);
+	}
+	return 0;
+}
+
+/* The goals of quotas/goals/ (none where older kernels lack it). */
+static int read_goals(const char *quotas, struct st_scheme *s)
+{
+	char *sub = xasprintf("%s/goals", quotas), **names, *p;
+	size_t nr, i;
+	int r;
+
+	if (access(sub, F_OK) && errno == ENOENT) {
+		free(sub);
+		return 0;
+	}
+	r = list_dirs_created(sub, &names, &nr);
+	if (r) {
+		damo_err("listing %s: %s", sub, strerror(-r));
+		free(sub);
+		return -1;
+	}
+	s->goals = xcalloc(nr, sizeof(*s->goals));
+	for (i = 0; i < nr && !r; i++) {
+		s->goals[i].name = xstrdup(names[i]);
+		s->nr_goals++;
+		p = xasprintf("%s/%s", sub, names[i]);
+		r = read_goal(p, &s->goals[i]);
+		free(p);
+	}
+	free_names(names, nr);
+	free(sub);
+	return r;
+}
+
 static int read_scheme(const char *dir, struct st_scheme *s)
 {
 	char *stats = xasprintf("%s/stats", dir);
@@ -249,7 +310,7 @@ static int read_scheme(const char *dir, struct st_scheme *s)
 	     !read_value(dir, "target_nid", s->target_nid)) &&
 	    !read_files(stats, stats_files, s->stats) &&
 	    !read_files(quotas, quota_files, s->quotas) &&
-	    !read_filters(dir, s))
+	    !read_goals(quotas, s) && !read_filters(dir, s))
 		r = 0;
 	free(stats);
 	free(quotas);
@@ -293,6 +354,11 @@ static void free_scheme(struct st_scheme *s)
 {
 	size_t i;
 
+	for (i = 0; i < s->nr_goals; i++) {
+		free(s->goals[i].name);
+		free(s->goals[i].memcg_path);
+	}
+	free(s->goals);
 	for (i = 0; i < s->nr_filters; i++) {
 		free(s->filters[i].name);
 		free(s->filters[i].text);
@@ -409,7 +475,7 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s, bool raw)
 		plural(n));
 	put_fig(f, num(s->stats[ST_SZ_APPLIED]), FIG_BYTES, raw);
 	fputs(")\n    quota: ", f);
-	if (!qms && !qbytes) {
+	if (!qms && !qbytes && !s->nr_goals) {
 		fputs("none\n", f);
 		return;
 	}
@@ -419,8 +485,14 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s, bool raw)
 		fputs(" and ", f);
 	if (qms)
 		put_fig(f, ms_to_us(qms), FIG_US, raw);
+	if (!qms && !qbytes)
+		fprintf(f, "set by %zu goal%s", s->nr_goals,
+			plural(s->nr_goals));
 	fputs(" per ", f);
 	put_fig(f, ms_to_us(num(s->quotas[Q_RESET_MS])), FIG_US, raw);
+	if ((qms || qbytes) && s->nr_goals)
+		fprintf(f, ", set by %zu goal%s below that", s->nr_goals,
+			plural(s->nr_goals));
 	fputs(", effective ", f);
 	if (num(s->quotas[Q_EFFECTIVE]))
 		put_fig(f, num(s->quotas[Q_EFFECTIVE]), FIG_BYTES, raw);
@@ -429,6 +501,61 @@ static void put_scheme_text(FILE *f, const struct st_scheme *s, bool raw)
 	n = num(s->stats[ST_QT_EXCEEDS]);
 	fprintf(f, ", exceeded %llu time%s\n", (unsigned long long)n,
 		plural(n));
+}
+
+/* The metrics in basis points (per 10,000) end so. */
+#define BP_SUFFIX		"_bp"
+#define BP_PER_PERCENT		100ULL
+/* some_mem_psi_us is in microseconds (per reset interval) */
+#define PSI_METRIC		"some_mem_psi_us"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t l = strlen(s), n = strlen(suffix);
+
+	return l >= n && !strcmp(s + l - n, suffix);
+}
+
+/*
+ * A goal's value in its metric's unit: basis points as a percentage
+ * ("18.34 %"; raw: "1834 bp"), the PSI metric as a time, user_input as
+ * the plain number.
+ */
+static void put_goal_value(FILE *f, const char *metric, uint64_t v, bool raw)
+{
+	uint64_t frac = v % BP_PER_PERCENT;
+
+	if (!strcmp(metric, PSI_METRIC)) {
+		put_fig(f, v, FIG_US, raw);
+	} else if (!ends_with(metric, BP_SUFFIX)) {
+		fprintf(f, "%llu", (unsigned long long)v);
+	} else if (raw) {
+		fprintf(f, "%llu bp", (unsigned long long)v);
+	} else {
+		fprintf(f, "%llu", (unsigned long long)(v / BP_PER_PERCENT));
+		if (frac % 10)
+			fprintf(f, ".%02llu", (unsigned long long)frac);
+		else if (frac)
+			fprintf(f, ".%llu", (unsigned long long)frac / 10);
+		fputs(" %", f);
+	}
+}
+
+/* A goal: its metric (of which node and cgroup), where it is, its aim. */
+static void put_goal_text(FILE *f, const struct st_goal *g, bool raw)
+{
+	fprintf(f, "    goal %s: %s", g->name, g->metric);
+	if (*g->nid)
+		fprintf(f, " on node %s", g->nid);
+	if (g->memcg_path && *g->memcg_path)
+		fprintf(f, " of %s", g->memcg_path);
+	else if (g->memcg_path)
+		fputs(" (no memcg_path)", f);
+	fputs(", current ", f);
+	put_goal_value(f, g->metric, num(g->current), raw);
+	fputs(", target ", f);
+	put_goal_value(f, g->metric, num(g->target), raw);
+	fputc('\n', f);
 }
 
 /* What a filter keeps out of the scheme's action. */
@@ -488,6 +615,8 @@ static void put_context_text(FILE *f, const struct st_context *c, bool raw)
 		size_t i;
 
 		put_scheme_text(f, s, raw);
+		for (i = 0; i < s->nr_goals; i++)
+			put_goal_text(f, &s->goals[i], raw);
 		for (i = 0; i < s->nr_filters; i++)
 			put_filter_text(f, &s->filters[i]);
 	}
@@ -533,16 +662,32 @@ static void put_filter_json(FILE *f, const struct st_filter *fl)
 	fputc('}', f);
 }
 
+/* A goal; nid and memcg_path are null where its metric does not use them. */
+static void put_goal_json(FILE *f, const struct st_goal *g)
+{
+	fputs("{\"name\": ", f);
+	json_put_str(f, g->name);
+	fputs(", ", f);
+	put_json_str(f, "target_metric", g->metric, false);
+	put_json_num(f, "target_value", g->target, false);
+	put_json_num(f, "current_value", g->current, false);
+	put_json_num(f, "nid", *g->nid ? g->nid : NULL, false);
+	put_json_str(f, "memcg_path", g->memcg_path, true);
+	fputc('}', f);
+}
+
+/* "key": {the files of names[]}; open: without the closing brace. */
 static void put_json_group(FILE *f, const char *key,
 			   const char *const *names,
-			   const char (*v)[ST_VALUE_MAX])
+			   const char (*v)[ST_VALUE_MAX], bool open)
 {
 	size_t i;
 
 	fprintf(f, "\"%s\": {", key);
 	for (i = 0; names[i]; i++)
 		put_json_num(f, names[i], v[i], !names[i + 1]);
-	fputc('}', f);
+	if (!open)
+		fputc('}', f);
 }
 
 static void put_context_json(FILE *f, const struct st_context *c)
@@ -587,10 +732,15 @@ static void put_context_json(FILE *f, const struct st_context *c)
 			     conf_action_migrates(s->v[S_ACTION]) ?
 			     s->target_nid : NULL, true);
 		fputs(",\n        ", f);
-		put_json_group(f, "stats", stats_files, s->stats);
+		put_json_group(f, "stats", stats_files, s->stats, false);
 		fputs(",\n        ", f);
-		put_json_group(f, "quotas", quota_files, s->quotas);
-		fputs(",\n        \"filters\": [", f);
+		put_json_group(f, "quotas", quota_files, s->quotas, true);
+		fputs(",\n         \"goals\": [", f);
+		for (i = 0; i < s->nr_goals; i++) {
+			fputs(i ? ",\n           " : "\n           ", f);
+			put_goal_json(f, &s->goals[i]);
+		}
+		fputs("]},\n        \"filters\": [", f);
 		for (i = 0; i < s->nr_filters; i++) {
 			fputs(i ? ",\n          " : "\n          ", f);
 			put_filter_json(f, &s->filters[i]);
@@ -607,12 +757,13 @@ static const char status_usage[] =
 "\n"
 "Show every DAMON context of " DAMO_CONFIGFS " ($DAMO_CONFIGFS):\n"
 "its state, kdamond, intervals, targets with their number of regions (in\n"
-"the latest snapshot), and schemes with their statistics, quota and\n"
-"filters.\n"
+"the latest snapshot), and schemes with their statistics, quota (with its\n"
+"goals: metric, current value and target) and filters.\n"
 "\n"
 "      --json           the same as JSON (schema: man damo)\n"
 "      --raw-numbers    sizes in bytes and times in us as plain integers\n"
-"                       (\"50331648 B\", not \"48 MiB\"), for scripts\n";
+"                       (\"50331648 B\", not \"48 MiB\"; goals in basis\n"
+"                       points, \"1834 bp\", not \"18.34 %\"), for scripts\n";
 
 int cmd_status(int argc, char **argv)
 {

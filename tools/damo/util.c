@@ -202,6 +202,48 @@ int cfs_check(void)
 	return r;
 }
 
+char *cfs_features(void)
+{
+	char *path = xasprintf("%s/features", cfs_root()), *buf;
+	size_t len;
+	int r = read_whole(path, &buf, &len);
+
+	if (r) {
+		damo_err("reading %s: %s", path, strerror(-r));
+		buf = NULL;
+	}
+	free(path);
+	return buf;
+}
+
+bool features_have(const char *features, const char *word)
+{
+	static const char sep[] = " \t\n";
+	size_t n = strlen(word);
+	const char *w = features;
+
+	while (*(w += strspn(w, sep))) {
+		size_t l = strcspn(w, sep);
+
+		if (l == n && !strncmp(w, word, n))
+			return true;
+		w += l;
+	}
+	return false;
+}
+
+int cfs_has_feature(const char *word)
+{
+	char *f = cfs_features();
+	int r;
+
+	if (!f)
+		return -1;
+	r = features_have(f, word);
+	free(f);
+	return r;
+}
+
 int read_attr(const char *path, char *buf, size_t size)
 {
 	ssize_t n;

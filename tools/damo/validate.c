@@ -34,6 +34,14 @@ static const char *const metric_words[] = { "none", "free_mem_rate", NULL };
 static const char *const ftype_words[] = {
 	"anon", "addr", "target", "memcg", "young", NULL,
 };
+/* a quota goal's target_metric: the first is the kernel's default */
+static const char *const goal_metric_words[] = {
+	"user_input", "some_mem_psi_us", "node_mem_used_bp",
+	"node_mem_free_bp", "node_memcg_used_bp", "node_memcg_free_bp",
+	"active_mem_bp", "inactive_mem_bp", NULL,
+};
+#define GOAL_NODE_PREFIX	"node_"		/* metrics of node nid */
+#define GOAL_MEMCG_PREFIX	"node_memcg_"	/* ...and of a cgroup */
 
 /* The kernel's limits on some values. */
 #define NR_REGIONS_MIN		3
@@ -42,6 +50,7 @@ static const char *const ftype_words[] = {
 #define WMARK_PERMIL_MAX	1000	/* watermarks are per thousand */
 #define NID_NONE		-1	/* target_nid: no node */
 #define NID_MAX			1023	/* MAX_NUMNODES is at most 1024 */
+#define GOAL_NID_MAX		NID_MAX		/* a goal's nid: 0.. */
 
 #define U64M	UINT64_MAX
 #define U32M	UINT32_MAX
@@ -87,6 +96,11 @@ static const struct attr_rule rules[] = {
 	{ CK_FILTER, "addr_end", V_U64, 0, U64M, NULL },
 	{ CK_FILTER, "target", V_NAME, 0, 0, NULL },
 	{ CK_FILTER, "memcg_path", V_PATH, 0, 0, NULL },
+	{ CK_GOAL, "target_metric", V_WORD, 0, 0, goal_metric_words },
+	{ CK_GOAL, "target_value", V_U64, 0, U64M, NULL },
+	{ CK_GOAL, "current_value", V_U64, 0, U64M, NULL },
+	{ CK_GOAL, "nid", V_U64, 0, GOAL_NID_MAX, NULL },
+	{ CK_GOAL, "memcg_path", V_PATH, 0, 0, NULL },
 };
 
 /* What the kernel's kstrtobool() takes. */
@@ -115,6 +129,28 @@ bool conf_action_migrates(const char *action)
 {
 	return action && !strncmp(action, MIGRATE_ACTION_PREFIX,
 				  strlen(MIGRATE_ACTION_PREFIX));
+}
+
+const char *conf_goal_metric(const struct conf_node *n)
+{
+	const char *m = conf_get(n, "target_metric");
+
+	return m ? m : goal_metric_words[0];
+}
+
+bool conf_goal_metric_is_input(const char *metric)
+{
+	return !strcmp(metric, goal_metric_words[0]);
+}
+
+bool conf_goal_metric_per_node(const char *metric)
+{
+	return !strncmp(metric, GOAL_NODE_PREFIX, strlen(GOAL_NODE_PREFIX));
+}
+
+bool conf_goal_metric_per_memcg(const char *metric)
+{
+	return !strncmp(metric, GOAL_MEMCG_PREFIX, strlen(GOAL_MEMCG_PREFIX));
 }
 
 static bool is_one_of(const char *const *words, const char *s)
@@ -472,6 +508,30 @@ static int check_filter(const struct conf_node *c, const struct conf_node *f,
 	return 0;
 }
 
+/* What "on" checks of a quota goal (whether its node has memory and its
+ * cgroup exists, only "on" can tell). */
+static int check_goal(const struct conf_node *c, const struct conf_node *g,
+		      char *err, size_t len)
+{
+	const char *metric = conf_goal_metric(g);
+	const char *mp = conf_get(g, "memcg_path");
+
+	(void)c;
+	if (!num(g, "target_value", 0)) {
+		conf_seterr(err, len, line_of(g, "target_value"),
+			    "goal %s: needs a target_value other than 0",
+			    g->name);
+		return -1;
+	}
+	if (conf_goal_metric_per_memcg(metric) && (!mp || !*mp)) {
+		conf_seterr(err, len, line_of_either(g, "memcg_path",
+						     "target_metric"),
+			    "goal %s: %s needs a memcg_path", g->name, metric);
+		return -1;
+	}
+	return 0;
+}
+
 typedef int (*check_fn)(const struct conf_node *c,
 			const struct conf_node *child, char *err, size_t len);
 
@@ -492,8 +552,11 @@ static int check_each(const struct conf_node *c,
 static int check_scheme(const struct conf_node *c, const struct conf_node *s,
 			char *err, size_t len)
 {
+	const struct conf_node *q = find_child(s, CK_QUOTAS, NULL);
+
 	if (check_target_nid(s, err, len) || check_pattern(s, err, len) ||
-	    check_wmarks(s, err, len))
+	    check_wmarks(s, err, len) ||
+	    (q && check_each(c, q, CK_GOAL, check_goal, err, len)))
 		return -1;
 	return check_each(c, s, CK_FILTER, check_filter, err, len);
 }
@@ -520,6 +583,14 @@ static int validate_node(const struct conf_node *n, char *err, size_t len)
 	for (i = 0; i < n->nr_attrs; i++)
 		if (check_attr(n, &n->attrs[i], err, len))
 			return -1;
+	/* the kernel measures every metric but user_input itself */
+	if (n->kind == CK_GOAL && conf_get(n, "current_value") &&
+	    !conf_goal_metric_is_input(conf_goal_metric(n))) {
+		conf_seterr(err, len, line_of(n, "current_value"),
+			    "goal %s: current_value is for user_input goals (the kernel measures %s)",
+			    n->name, conf_goal_metric(n));
+		return -1;
+	}
 	if (n->kind == CK_TARGET) {
 		ids = !!conf_get(n, "pid") + !!conf_get(n, "command") +
 			!!conf_get(n, "unit");

@@ -1142,6 +1142,15 @@ test_restore_made_clear() {
 	# plain clear still removes everything
 	DAMO_CONFIGFS=$T/mc expect_fail "writing 'off' to $C/hand/state" "$DAMO" clear
 	[ -z "$(ls "$C")" ]
+	# a scheme's filters and quota goals before the scheme (whose stand-in
+	# quotas/ stays, no default group, and keeps it)
+	mkdir -p "$C/x/schemes/s/filters/f" "$C/x/schemes/s/quotas/goals/g" \
+		"$C/x/schemes/t/filters"
+	DAMO_CONFIGFS=$T/mc expect_fail "removing $C/x/schemes/s: Directory not empty" \
+		"$DAMO" clear
+	[ -z "$(ls "$C/x/schemes/s/quotas/goals")" ]
+	[ -z "$(ls "$C/x/schemes/s/filters")" ]
+	rm -r "$C/x"
 }
 
 # save reads nothing but directories and files: a stand-in tree will do.
@@ -1199,12 +1208,14 @@ sv_scheme() {
 		weight_size=0 weight_nr_accesses=1 weight_age=1
 	sv_files "$s/watermarks" metric=none interval_us=5000000 high=0 \
 		mid=0 low=0
-	mkdir -p "$s/filters"
+	mkdir -p "$s/filters" "$s/quotas/goals"
 }
 
 # A stand-in tree with every kind of block, restorable: $1 the root.  The
-# vaddr context's scheme and filter lack target_nid and memcg_path, as on
-# kernels before them; the paddr context's have them, used and not.
+# vaddr context's scheme and filter lack target_nid and memcg_path, and its
+# quotas goals/, as on kernels before them; the paddr context's have them,
+# used and not, and a quota goal each: of a node (its current_value the
+# kernel's), a cgroup, and user_input (its current_value the user's).
 sv_rich_tree() {
 	local c=$1/contexts/web s=$1/contexts/web/schemes/cold
 	sv_files "$c" operations=vaddr sample_us=5000 aggr_us=100000 \
@@ -1235,12 +1246,22 @@ sv_rich_tree() {
 		target_nid=-1
 	sv_files "$c/schemes/warm/filters/busy" type=young matching=Y \
 		addr_start=0 addr_end=0 target= memcg_path=
+	sv_files "$c/schemes/demote/quotas/goals/free" \
+		target_metric=node_mem_free_bp target_value=2000 \
+		current_value=1834 nid=1 memcg_path=
+	sv_files "$c/schemes/warm/quotas/goals/in" target_metric=user_input \
+		target_value=10000 current_value=2500 nid=0 memcg_path=
+	sv_scheme "$c/schemes/lift" action=stat apply_interval_us=0 \
+		target_nid=-1
+	sv_files "$c/schemes/lift/quotas/goals/cg" \
+		target_metric=node_memcg_used_bp target_value=500 \
+		current_value=12 nid=0 memcg_path=/workload.slice
 }
 
 # sv_replay: do in a stand-in tree what restore --dry-run printed (stdin),
 # making the files configfs makes with a directory (a context's state and
-# groups, a target's pid and regions, a scheme's filters, a filter's files
-# at their defaults).
+# groups, a target's pid and regions, a scheme's filters and quota goals,
+# a filter's and a goal's files at their defaults).
 sv_replay() {
 	local op rest
 	while read -r op rest; do
@@ -1252,9 +1273,11 @@ sv_replay() {
 				mkdir "$rest/targets" "$rest/schemes" ;;
 			targets) echo -1 > "$rest/pid"
 				mkdir "$rest/regions" ;;
-			schemes) mkdir "$rest/filters" ;;
+			schemes) mkdir -p "$rest/filters" "$rest/quotas/goals" ;;
 			filters) sv_files "$rest" type=anon matching=Y \
 				addr_start=0 addr_end=0 target= memcg_path= ;;
+			goals) sv_files "$rest" target_metric=user_input \
+				target_value=0 current_value=0 nid=0 memcg_path= ;;
 			esac ;;
 		echo)
 			mkdir -p "$(dirname "${rest##* > }")"
@@ -1285,7 +1308,7 @@ test_save_json() {
 	                "targets": [{"name": "none", "regions": []}],
 	                "state": "off"}, idle
 	# target_nid and memcg_path when used; left out at -1 and empty
-	demote, warm = schemes
+	demote, lift, warm = schemes
 	assert [demote["action"], demote["target_nid"]] == ["migrate_cold", 1], demote
 	assert demote["filters"] == [{"name": "cg", "type": "memcg", "matching": "N",
 	                              "addr_start": 0, "addr_end": 0, "target": "",
@@ -1293,6 +1316,18 @@ test_save_json() {
 	assert warm["action"] == "lru_prio" and "target_nid" not in warm, warm
 	assert warm["filters"] == [{"name": "busy", "type": "young", "matching": "Y",
 	                            "addr_start": 0, "addr_end": 0, "target": ""}], warm
+	# goals in quotas; current_value of user_input only, memcg_path if set
+	assert demote["quotas"]["goals"] == [{"name": "free",
+	    "target_metric": "node_mem_free_bp", "target_value": 2000, "nid": 1}], demote
+	assert warm["quotas"] == {"ms": 0, "bytes": 0, "reset_interval_ms": 1000,
+	                          "weight_size": 0, "weight_nr_accesses": 1,
+	                          "weight_age": 1, "goals": [{"name": "in",
+	    "target_metric": "user_input", "target_value": 10000,
+	    "current_value": 2500, "nid": 0}]}, warm
+	assert lift["quotas"]["goals"] == [{"name": "cg",
+	    "target_metric": "node_memcg_used_bp", "target_value": 500, "nid": 0,
+	    "memcg_path": "/workload.slice"}], lift
+	assert "target_nid" not in lift and lift["filters"] == [], lift
 	assert web["state"] == "on" and web["operations"] == "vaddr"
 	assert web["targets"] == [{"name": "app", "pid": int(sys.argv[2]), "regions": [
 	    {"name": "0", "start": 4096, "end": 8192},
@@ -1300,9 +1335,10 @@ test_save_json() {
 	s, = web["schemes"]
 	assert s["name"] == "cold" and s["action"] == "pageout"
 	assert s["access_pattern"]["max_size_bytes"] == 2**64 - 1
+	# (a kernel without quotas/goals/: none)
 	assert s["quotas"] == {"ms": 10, "bytes": 104857600, "reset_interval_ms": 1000,
 	                       "weight_size": 0, "weight_nr_accesses": 0,
-	                       "weight_age": 1}, s["quotas"]
+	                       "weight_age": 1, "goals": []}, s["quotas"]
 	assert s["watermarks"]["metric"] == "free_mem_rate"
 	assert s["filters"] == [{"name": "keep", "type": "target", "matching": "Y",
 	                         "addr_start": 0, "addr_end": 0, "target": "app"}]
@@ -1310,9 +1346,15 @@ test_save_json() {
 	# the text form alike; a kernel without the files saves without them
 	grep -q "^		target_nid 1$" "$T/sj.conf"
 	grep -q "^			memcg_path /workload.slice$" "$T/sj.conf"
-	[ "$(grep -c "target_nid\|memcg_path" "$T/sj.conf")" = 2 ]
-	# restore: the same writes from either form
+	grep -q "^				memcg_path /workload.slice$" "$T/sj.conf"
+	[ "$(grep -c "target_nid\|memcg_path" "$T/sj.conf")" = 3 ]
+	grep -A3 -x "			goal in {" "$T/sj.conf" | grep -qx "				current_value 2500"
+	[ "$(grep -c "current_value" "$T/sj.conf")" = 1 ]
+	# restore: the same writes from either form (the kernel measures
+	# every metric that the goals use)
 	mkdir -p "$E/contexts"
+	echo "ops:vaddr ops:paddr goal:user_input goal:node_mem_free_bp goal:node_memcg_used_bp" \
+		> "$E/features"
 	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj.json" > "$T/dj"
 	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj.conf" | cmp - "$T/dj"
 	grep -qx "echo on > $E/contexts/web/state" "$T/dj"
@@ -1320,11 +1362,19 @@ test_save_json() {
 		grep -qx "echo 0 > $E/contexts/idle/schemes/demote/apply_interval_us"
 	grep -qx "echo 1 > $E/contexts/idle/schemes/demote/target_nid" "$T/dj"
 	grep -qx "echo /workload.slice > $E/contexts/idle/schemes/demote/filters/cg/memcg_path" "$T/dj"
-	[ "$(grep -c "target_nid\|memcg_path" "$T/dj")" = 2 ]
+	[ "$(grep -c "target_nid\|memcg_path" "$T/dj")" = 3 ]
+	# goals: made in quotas/goals, their files written in file order
+	local g=$E/contexts/idle/schemes/warm/quotas/goals/in
+	grep -A5 -x "mkdir $g" "$T/dj" | diff -u - <(printf '%s\n' "mkdir $g" \
+		"echo user_input > $g/target_metric" "echo 10000 > $g/target_value" \
+		"echo 2500 > $g/current_value" "echo 0 > $g/nid" \
+		"echo none > $E/contexts/idle/schemes/warm/watermarks/metric")
+	grep -qx "echo /workload.slice > $E/contexts/idle/schemes/lift/quotas/goals/cg/memcg_path" "$T/dj"
+	[ "$(grep -c "current_value" "$T/dj")" = 1 ]
 	# unused, written by hand: not written, so a kernel without them will do
-	sed 's/^\t\taction lru_prio$/&\n\t\ttarget_nid -1/; s/^\t\t\ttype young$/&\n\t\t\tmemcg_path/' \
+	sed 's/^\t\taction lru_prio$/&\n\t\ttarget_nid -1/; s/^\t\t\ttype young$/&\n\t\t\tmemcg_path/; s/^\t\t\t\ttarget_metric node_mem_free_bp$/&\n\t\t\t\tmemcg_path/' \
 		"$T/sj.conf" > "$T/sj-unused.conf"
-	[ "$(grep -c "target_nid\|memcg_path" "$T/sj-unused.conf")" = 4 ]
+	[ "$(grep -c "target_nid\|memcg_path" "$T/sj-unused.conf")" = 6 ]
 	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/sj-unused.conf" | cmp - "$T/dj"
 	# done to a stand-in tree, and saved again: the same files
 	sv_replay < "$T/dj"
@@ -1370,6 +1420,12 @@ test_restore_json_errors() {
 	j b15.json '{"contexts": [{"name": "a", "operations": "paddr", "targets": [{"name": "t"}],\n "schemes": [{"name": "s", "action": "migrate_hot",\n  "target_nid": -1}],\n "state": "on"}]}'
 	j b16.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "filters": [{"name": "f", "type": "memcg",\n  "memcg_path": "workload.slice"}]}]}]}'
 	j b17.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "target_nid": 1024}]}]}'
+	j b18.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "quotas": {"goals": [{"name": "g",\n  "target_metric": "psi"}]}}]}]}'
+	j b19.json '{"contexts": [{"name": "a", "targets": [{"name": "t", "pid": 1}],\n "schemes": [{"name": "s", "quotas": {"goals": [\n  {"name": "g", "target_metric": "active_mem_bp"}]}}],\n "state": "on"}]}'
+	j b20.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "quotas": {"goals": [{"name": "g", "target_metric": "inactive_mem_bp",\n  "current_value": 5}]}}]}]}'
+	j b21.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "quotas": {"goals": {}}}]}]}'
+	j b22.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "goals": []}]}]}'
+	j b23.json '{"contexts": [{"name": "a", "schemes": [{"name": "s",\n "quotas": {"goals": [{"target_value": 1}]}}]}]}'
 	for f in \
 		"b1.json:3: unknown key 'bogus' in a context object" \
 		"b2.json:3: context x is already defined on line 2" \
@@ -1387,7 +1443,13 @@ test_restore_json_errors() {
 		"b14.json:2: target t: give only one of pid, command and unit" \
 		"b15.json:3: scheme s: migrate_hot needs a target_nid (a node, not -1)" \
 		"b16.json:3: memcg_path: 'workload.slice' is not a path from the cgroup root" \
-		"b17.json:2: target_nid: 1024 is out of range -1..1023"; do
+		"b17.json:2: target_nid: 1024 is out of range -1..1023" \
+		"b18.json:3: target_metric: 'psi' is not one of user_input some_mem_psi_us" \
+		"b19.json:3: goal g: needs a target_value other than 0" \
+		"b20.json:3: goal g: current_value is for user_input goals (the kernel measures inactive_mem_bp)" \
+		"b21.json:2: goals: expected an array, found an object" \
+		"b22.json:2: unknown key 'goals' in a scheme object" \
+		"b23.json:2: a goal without a \"name\""; do
 		DAMO_CONFIGFS=$E expect_quiet_fail "$T/$f" \
 			"$DAMO" restore --dry-run "$T/${f%%:*}"
 	done
@@ -1399,6 +1461,61 @@ test_restore_json_errors() {
 	j ok.json '{"contexts": [{"name": "a", "aggr_us": "200000"}]}'
 	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/ok.json" |
 		grep -qx "echo 200000 > $E/contexts/a/aggr_us"
+}
+
+# restore of quota goals: only metrics that features lists, said before
+# anything changes; a file without goals needs no features file.
+test_restore_goal_features() {
+	local E=$T/gf
+	mkdir -p "$E/contexts"
+	cat > "$T/gf.conf" <<-EOF
+	context a {
+		scheme s {
+			quotas {
+				bytes 4096
+				goal free {
+					target_metric node_mem_free_bp
+					target_value 2000
+				}
+				goal in {
+					target_value 5
+				}
+				goal cg {
+					target_value 100
+					target_metric node_memcg_used_bp
+					memcg_path /workload.slice
+				}
+			}
+		}
+	}
+	EOF
+	DAMO_CONFIGFS=$E expect_quiet_fail "reading $E/features: No such file or directory" \
+		"$DAMO" restore "$T/gf.conf"
+	echo "ops:vaddr ops:fvaddr schemes action:stat" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"gf.conf:5: scheme s: goal free: this kernel's DAMON has no quota goals (no goal: words in $E/features); nothing changed" \
+		"$DAMO" restore "$T/gf.conf"
+	# the line of target_metric, or of the goal for the default user_input
+	echo "ops:vaddr goal:node_mem_free_bp goal:user_input" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"gf.conf:14: scheme s: goal cg: this kernel cannot measure node_memcg_used_bp (no goal:node_memcg_used_bp in $E/features); nothing changed" \
+		"$DAMO" restore --dry-run "$T/gf.conf"
+	echo "ops:vaddr goal:node_mem_free_bp goal:node_memcg_used_bp" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"gf.conf:9: scheme s: goal in: this kernel cannot measure user_input (no goal:user_input in" \
+		"$DAMO" restore "$T/gf.conf"
+	[ -z "$(ls "$E/contexts")" ]
+	echo "ops:vaddr goal:node_mem_free_bp goal:node_memcg_used_bp goal:user_input" > "$E/features"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/gf.conf" > "$T/out"
+	grep -qx "mkdir $E/contexts/a/schemes/s/quotas/goals/cg" "$T/out"
+	grep -qx "echo 5 > $E/contexts/a/schemes/s/quotas/goals/in/target_value" "$T/out"
+	# the order of the file, goals included
+	[ "$(grep -c '^mkdir .*/goals/' "$T/out")" = 3 ]
+	[ "$(grep '^mkdir .*/goals/' "$T/out" | sed 's|.*/||' | tr '\n' ' ')" = "free in cg " ]
+	rm "$E/features"
+	printf 'context b {\n\tscheme s {\n\t\tquotas {\n\t\t\tbytes 1\n\t\t}\n\t}\n}\n' > "$T/gf0.conf"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/gf0.conf" |
+		grep -qx "echo 1 > $E/contexts/b/schemes/s/quotas/bytes"
 }
 
 # status reads nothing but directories and files: a stand-in tree will do.
@@ -1469,6 +1586,18 @@ test_status_standin() {
 	w "$p/schemes/promote/filters/busy" type=young
 	w "$p/schemes/warm/filters/low" type=addr addr_start=4096 \
 		addr_end=1073741824
+	# quota goals, in their metrics' units; nid and memcg_path are read
+	# for the metrics that use them only (warm's goal has neither file)
+	mkdir -p "$p/schemes/demote/quotas/goals/free" \
+		"$p/schemes/promote/quotas/goals/cg" "$p/schemes/warm/quotas/goals/psi"
+	w "$p/schemes/demote/quotas" effective_bytes=1048576
+	w "$p/schemes/demote/quotas/goals/free" target_metric=node_mem_free_bp \
+		target_value=2000 current_value=1834 nid=1 memcg_path=
+	w "$p/schemes/promote/quotas" bytes=268435456 effective_bytes=4194304
+	w "$p/schemes/promote/quotas/goals/cg" target_metric=node_memcg_used_bp \
+		target_value=500 current_value=12 nid=0 memcg_path=/workload.slice
+	w "$p/schemes/warm/quotas/goals/psi" target_metric=some_mem_psi_us \
+		target_value=100000 current_value=2500
 	DAMO_CONFIGFS=$R "$DAMO" status > "$T/out"
 	diff -u - "$T/out" <<-'EOF'
 	context idle: off, no kdamond, fvaddr, 1 aggregation
@@ -1480,15 +1609,18 @@ test_status_standin() {
 	  target ram: no pid, 2 regions
 	  scheme demote: migrate_cold to node 1, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
-	    quota: none
+	    quota: set by 1 goal per 1 s, effective 1 MiB, exceeded 0 times
+	    goal free: node_mem_free_bp on node 1, current 18.34 %, target 20 %
 	    filter cg: excludes all but memcg /workload.slice
 	  scheme promote: migrate_hot to no node, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
-	    quota: none
+	    quota: 256 MiB per 1 s, set by 1 goal below that, effective 4 MiB, exceeded 0 times
+	    goal cg: node_memcg_used_bp on node 0 of /workload.slice, current 0.12 %, target 5 %
 	    filter busy: excludes young
 	  scheme warm: lru_prio, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
-	    quota: none
+	    quota: set by 1 goal per 1 s, effective no limit yet, exceeded 0 times
+	    goal psi: some_mem_psi_us, current 2.5 ms, target 100 ms
 	    filter low: excludes addr [4096, 1073741824)
 	context web: on, kdamond pid 1234, vaddr, 412 aggregations
 	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
@@ -1514,15 +1646,18 @@ test_status_standin() {
 	  target ram: no pid, 2 regions
 	  scheme demote: migrate_cold to node 1, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
-	    quota: none
+	    quota: set by 1 goal per 1000000 us, effective 1048576 B, exceeded 0 times
+	    goal free: node_mem_free_bp on node 1, current 1834 bp, target 2000 bp
 	    filter cg: excludes all but memcg /workload.slice
 	  scheme promote: migrate_hot to no node, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
-	    quota: none
+	    quota: 268435456 B per 1000000 us, set by 1 goal below that, effective 4194304 B, exceeded 0 times
+	    goal cg: node_memcg_used_bp on node 0 of /workload.slice, current 12 bp, target 500 bp
 	    filter busy: excludes young
 	  scheme warm: lru_prio, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
-	    quota: none
+	    quota: set by 1 goal per 1000000 us, effective no limit yet, exceeded 0 times
+	    goal psi: some_mem_psi_us, current 2500 us, target 100000 us
 	    filter low: excludes addr [4096, 1073741824)
 	context web: on, kdamond pid 1234, vaddr, 412 aggregations
 	  intervals: sample 5000 us, aggr 100000 us, update 1000000 us; 10..1000 regions
@@ -1562,7 +1697,7 @@ test_status_standin() {
 	                       "sz_applied": 1572864, "qt_exceeds": 3},
 	             "quotas": {"ms": 10, "bytes": 104857600,
 	                        "reset_interval_ms": 1000,
-	                        "effective_bytes": 83886080},
+	                        "effective_bytes": 83886080, "goals": []},
 	             "filters": [{"name": "keep", "type": "target", "matching": "N",
 	                          "addr_start": None, "addr_end": None,
 	                          "target": "app", "memcg_path": None}]}, r
@@ -1583,7 +1718,31 @@ test_status_standin() {
 	    matching="Y")], promote["filters"]
 	assert warm["filters"] == [dict(none, name="low", type="addr",
 	    matching="Y", addr_start=4096, addr_end=1073741824)], warm["filters"]
+	# goals in quotas: nid for node metrics, memcg_path for memcg ones
+	assert demote["quotas"] == {"ms": 0, "bytes": 0, "reset_interval_ms": 1000,
+	    "effective_bytes": 1048576, "goals": [{"name": "free",
+	    "target_metric": "node_mem_free_bp", "target_value": 2000,
+	    "current_value": 1834, "nid": 1, "memcg_path": None}]}, demote["quotas"]
+	assert promote["quotas"]["bytes"] == 268435456
+	assert promote["quotas"]["goals"] == [{"name": "cg",
+	    "target_metric": "node_memcg_used_bp", "target_value": 500,
+	    "current_value": 12, "nid": 0, "memcg_path": "/workload.slice"}], promote
+	assert warm["quotas"]["goals"] == [{"name": "psi",
+	    "target_metric": "some_mem_psi_us", "target_value": 100000,
+	    "current_value": 2500, "nid": None, "memcg_path": None}], warm
 	EOF
+	# user_input in plain numbers; a memcg metric without a cgroup
+	w "$p/schemes/warm/quotas/goals/psi" target_metric=user_input
+	DAMO_CONFIGFS=$R "$DAMO" status | grep -qx "    goal psi: user_input, current 2500, target 100000"
+	w "$p/schemes/warm/quotas/goals/psi" target_metric=node_memcg_free_bp \
+		nid=0 memcg_path=
+	DAMO_CONFIGFS=$R "$DAMO" status --raw-numbers |
+		grep -qx "    goal psi: node_memcg_free_bp on node 0 (no memcg_path), current 2500 bp, target 100000 bp"
+	rm "$p/schemes/warm/quotas/goals/psi/current_value"
+	DAMO_CONFIGFS=$R expect_quiet_fail \
+		"reading $p/schemes/warm/quotas/goals/psi/current_value: No such file or directory" \
+		"$DAMO" status --json
+	w "$p/schemes/warm/quotas/goals/psi" current_value=2500
 	# no cgroup named: said so; a migrate action's node must be there
 	: > "$p/schemes/demote/filters/cg/memcg_path"
 	DAMO_CONFIGFS=$R "$DAMO" status | grep -qx "    filter cg: excludes all but memcg (no memcg_path)"
@@ -2131,6 +2290,7 @@ t "restore --made, clear --only-from: only the contexts restored go" test_restor
 t "save: the file format, and read errors name the file" test_save_standin
 t "save --json: the schema; restore of it saves the same again" test_save_json
 t "restore of JSON: errors name the line; nothing done" test_restore_json_errors
+t "restore of quota goals: their metrics must be in features" test_restore_goal_features
 t "status: text and --json of a stand-in tree; errors" test_status_standin
 t "record: the file is 0600 whatever the umask; convert's too" test_record_mode
 t "record --timeout: stops, SIGTERMs the command it started; bad values" test_record_timeout

@@ -625,6 +625,111 @@ static int test_conf_paddr(void)
 	return 0;
 }
 
+/* Quota goals: blocks in quotas, in file order; current_value of
+ * user_input goals; nid and memcg_path of the metrics that use them. */
+static const char goals_conf[] =
+"# DAMON configfs setup (damo save); restore with `damo restore FILE`.\n"
+"\n"
+"context phys {\n"
+"\toperations paddr\n"
+"\ttarget ram {\n"
+"\t}\n"
+"\tscheme reclaim {\n"
+"\t\taction pageout\n"
+"\t\tquotas {\n"
+"\t\t\tbytes 268435456\n"
+"\t\t\treset_interval_ms 1000\n"
+"\t\t\tgoal free {\n"
+"\t\t\t\ttarget_metric node_mem_free_bp\n"
+"\t\t\t\ttarget_value 2000\n"
+"\t\t\t\tnid 1\n"
+"\t\t\t}\n"
+"\t\t\tgoal in {\n"
+"\t\t\t\ttarget_metric user_input\n"
+"\t\t\t\ttarget_value 10000\n"
+"\t\t\t\tcurrent_value 2500\n"
+"\t\t\t\tnid 0\n"
+"\t\t\t}\n"
+"\t\t\tgoal cg {\n"
+"\t\t\t\ttarget_metric node_memcg_used_bp\n"
+"\t\t\t\ttarget_value 500\n"
+"\t\t\t\tnid 0\n"
+"\t\t\t\tmemcg_path /workload.slice/db.service\n"
+"\t\t\t}\n"
+"\t\t\tgoal dflt {\n"
+"\t\t\t\ttarget_value 18446744073709551615\n"
+"\t\t\t\tcurrent_value 0\n"
+"\t\t\t}\n"
+"\t\t}\n"
+"\t\tfilter busy {\n"
+"\t\t\ttype young\n"
+"\t\t}\n"
+"\t}\n"
+"\tstate on\n"
+"}\n";
+
+static int test_conf_goals(void)
+{
+	struct conf_node *root, *again, *q, *g;
+	char err[256] = "", *text, *json;
+
+	root = conf_parse(goals_conf, err, sizeof(err));
+	CHECK(root);
+	CHECK(conf_validate(root, err, sizeof(err)) == 0);
+	q = root->children[0]->children[1]->children[0];
+	CHECK(q->kind == CK_QUOTAS && q->nr_children == 4);
+	g = q->children[2];
+	CHECK(g->kind == CK_GOAL && !strcmp(g->name, "cg") && g->line == 23);
+	CHECK(!strcmp(conf_goal_metric(g), "node_memcg_used_bp"));
+	CHECK(!strcmp(conf_get(g, "memcg_path"), "/workload.slice/db.service"));
+	/* no target_metric: the kernel's default */
+	CHECK(!strcmp(conf_goal_metric(q->children[3]), "user_input"));
+	CHECK(conf_goal_metric_is_input("user_input"));
+	CHECK(!conf_goal_metric_is_input("node_mem_free_bp"));
+	CHECK(conf_goal_metric_per_node("node_mem_used_bp"));
+	CHECK(conf_goal_metric_per_node("node_memcg_free_bp"));
+	CHECK(!conf_goal_metric_per_node("active_mem_bp"));
+	CHECK(!conf_goal_metric_per_node("some_mem_psi_us"));
+	CHECK(conf_goal_metric_per_memcg("node_memcg_used_bp"));
+	CHECK(!conf_goal_metric_per_memcg("node_mem_free_bp"));
+	/* the text form prints back the same */
+	text = conf_to_string(root);
+	CHECK(!strcmp(text, goals_conf));
+	free(text);
+	/* JSON: goals an array in the quotas object, numbers as numbers */
+	json = conf_to_json(root);
+	CHECK(strstr(json, "\"weight_age\"") == NULL);
+	CHECK(strstr(json, "\"reset_interval_ms\": 1000,\n            \"goals\": [\n              {\n                \"name\": \"free\",\n                \"target_metric\": \"node_mem_free_bp\",\n                \"target_value\": 2000,\n                \"nid\": 1\n              },"));
+	CHECK(strstr(json, "\"current_value\": 2500,"));
+	CHECK(strstr(json, "\"target_value\": 18446744073709551615,"));
+	again = conf_parse_json(json, strlen(json), err, sizeof(err));
+	CHECK(again);
+	CHECK(conf_validate(again, err, sizeof(err)) == 0);
+	text = conf_to_string(again);
+	CHECK(!strcmp(text, goals_conf));
+	free(text);
+	free(json);
+	conf_free(again);
+	conf_free(root);
+	/* memcg_path is left out unused, as a filter's */
+	CHECK(!strcmp(conf_attr_unused(CK_GOAL, "memcg_path"), ""));
+	CHECK(!conf_attr_unused(CK_GOAL, "nid"));
+	/* goals are in quotas only, and named */
+	root = conf_parse("context a {\n\tscheme s {\n\t\tgoal g {\n\t\t}\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 3: 'goal' cannot be inside scheme block"));
+	root = conf_parse("context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal {\n\t\t\t}\n\t\t}\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strncmp(err, "line 4: '' is not a valid goal name", 35));
+	root = conf_parse("context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t}\n\t\t\tgoal g {\n\t\t\t}\n\t\t}\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 6: goal g is already defined on line 4"));
+	root = conf_parse("context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\tms 5\n\t\t\t}\n\t\t}\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 5: unknown key 'ms' in a goal block"));
+	return 0;
+}
+
 /* print(parse(x)) == x for a canonical file; parse(print(t)) == t. */
 static int test_conf_roundtrip(void)
 {
@@ -767,6 +872,21 @@ static int test_conf_validate_errors(void)
 		 * given, else of type */
 		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype memcg\n\t\t}\n\t}\n\tstate on\n}\n", "line 7: filter f: memcg needs a memcg_path" },
 		{ "context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\tfilter f {\n\t\t\ttype memcg\n\t\t\tmatching N\n\t\t\tmemcg_path\n\t\t}\n\t}\n\tstate on\n}\n", "line 9: filter f: memcg needs a memcg_path" },
+		/* quota goals: values always; at on, a target_value and the
+		 * memcg metrics' cgroup */
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_metric node_mem_free\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: target_metric: 'node_mem_free' is not one of user_input some_mem_psi_us node_mem_used_bp node_mem_free_bp node_memcg_used_bp node_memcg_free_bp active_mem_bp inactive_mem_bp" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_value -1\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: target_value: '-1' is not a decimal number" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_value 18446744073709551616\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: target_value: 18446744073709551616 is out of range 0..18446744073709551615" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\tcurrent_value 1.5\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: current_value: '1.5' is not a decimal number" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\tnid -1\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: nid: '-1' is not a decimal number" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\tnid 1024\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: nid: 1024 is out of range 0..1023" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\tmemcg_path db.service\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: memcg_path: 'db.service' is not a path from the cgroup root (starting with '/')" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_metric some_mem_psi_us\n\t\t\t\tcurrent_value 5\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 6: goal g: current_value is for user_input goals (the kernel measures some_mem_psi_us)" },
+		{ "context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\tcurrent_value 5\n\t\t\t\ttarget_metric active_mem_bp\n\t\t\t}\n\t\t}\n\t}\n}\n", "line 5: goal g: current_value is for user_input goals (the kernel measures active_mem_bp)" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t}\n\t\t}\n\t}\n\tstate on\n}\n", "line 7: goal g: needs a target_value other than 0" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_value 0\n\t\t\t}\n\t\t}\n\t}\n\tstate on\n}\n", "line 8: goal g: needs a target_value other than 0" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_value 10\n\t\t\t\ttarget_metric node_memcg_free_bp\n\t\t\t}\n\t\t}\n\t}\n\tstate on\n}\n", "line 9: goal g: node_memcg_free_bp needs a memcg_path" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_metric node_memcg_used_bp\n\t\t\t\ttarget_value 10\n\t\t\t\tmemcg_path\n\t\t\t}\n\t\t}\n\t}\n\tstate on\n}\n", "line 10: goal g: node_memcg_used_bp needs a memcg_path" },
 	};
 	/* the same broken relations are fine while the context stays off */
 	static const char *const ok_off[] = {
@@ -779,6 +899,11 @@ static int test_conf_validate_errors(void)
 		 * to write, whether they have memory only "on" can tell */
 		"context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction lru_deprio\n\t\ttarget_nid -1\n\t\tfilter f {\n\t\t\ttype young\n\t\t\tmemcg_path /x\n\t\t}\n\t}\n\tstate on\n}\n",
 		"context a {\n\toperations paddr\n\ttarget t {\n\t}\n\tscheme s {\n\t\taction migrate_cold\n\t\ttarget_nid +0\n\t}\n\tstate on\n}\n",
+		/* a goal with no target_value or cgroup while off; nid and
+		 * memcg_path of metrics that do not use them */
+		"context a {\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_metric node_memcg_used_bp\n\t\t\t}\n\t\t}\n\t}\n}\n",
+		"context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_value 1\n\t\t\t\tnid 1023\n\t\t\t\tmemcg_path /x\n\t\t\t\tcurrent_value 7\n\t\t\t}\n\t\t}\n\t}\n\tstate on\n}\n",
+		"context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tscheme s {\n\t\tquotas {\n\t\t\tgoal g {\n\t\t\t\ttarget_metric node_mem_used_bp\n\t\t\t\ttarget_value 1\n\t\t\t\tmemcg_path\n\t\t\t}\n\t\t}\n\t}\n\tstate on\n}\n",
 	};
 	struct conf_node *root;
 	char err[256];
@@ -1162,6 +1287,7 @@ int main(int argc, char **argv)
 	run("conf: a full file parses and validates", test_conf_parse_full);
 	run("conf: print and parse round-trip", test_conf_roundtrip);
 	run("conf: paddr, migrate actions and target_nid, memcg and young filters; text and JSON round-trip", test_conf_paddr);
+	run("conf: quota goals in quotas; text and JSON round-trip; where they may be", test_conf_goals);
 	run("conf: every class of syntax error, with its line", test_conf_parse_errors);
 	run("conf: every class of invalid value and relation", test_conf_validate_errors);
 	run("targets: command and unit resolution on a fake /proc", test_resolve);

@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cfsfuzz fuzz: tree mkdir and rmdir.  Of an extra target, region, scheme
- * and filter, where rmdir must fail with EBUSY exactly when the running
- * setup holds the directory (never for a region: regions are staged
- * values); and where configfs allows none, which must fail with EPERM.
+ * cfsfuzz fuzz: tree mkdir and rmdir.  Of an extra target, region, scheme,
+ * filter and quota goal, where rmdir must fail with EBUSY exactly when the
+ * running setup holds the directory (never for a region: regions are
+ * staged values); and where configfs allows none, which must fail with
+ * EPERM.
  */
 #define _GNU_SOURCE
 #include "fuzz.h"
 
 /*
- * The directories that dir_op() makes and removes, and whether each is
- * part of the running setup (made before the last "on" from off or the
- * last commit): then, and only then, rmdir must fail with EBUSY.  A region
- * never is: the running context keeps a copy of the ranges, so removing a
- * region directory is staged until the next commit.
+ * The directories that dir_op() makes and removes (an extra target, region,
+ * scheme, filter and quota goal), and whether each is part of the running
+ * setup (made before the last "on" from off or the last commit): then, and
+ * only then, rmdir must fail with EBUSY.  A region never is: the running
+ * context keeps a copy of the ranges, so removing a region directory is
+ * staged until the next commit.
  */
-enum { X_TARGET, X_REGION, X_SCHEME, X_FILTER, NR_EXTRA };
+enum { X_TARGET, X_REGION, X_SCHEME, X_FILTER, X_GOAL, NR_EXTRA };
 
 static const char *const extra_dirs[NR_EXTRA] = {
 	"targets/tx", "targets/t0/regions/rx", "schemes/sx",
-	"schemes/s0/filters/fx",
+	"schemes/s0/filters/fx", "schemes/s1/quotas/goals/gx",
 };
 static bool extra_exists[NR_EXTRA], extra_running[NR_EXTRA];
 
@@ -39,6 +41,7 @@ void note_state(int w, int err, bool was_on)
 		else if (w == 1 && !err)
 			extra_running[i] = false;
 	}
+	note_goals(w, err, was_on);
 }
 
 /* Write @val to file @name of directory @dir, unchecked. */
@@ -57,17 +60,20 @@ static void dir_op_eperm(bool mk)
 		"schemes/s0/stats/x", "schemes/s0/access_pattern/x",
 		"schemes/s0/quotas/x", "schemes/s0/watermarks/x",
 		"schemes/s1/filters/f0/x", "targets/t0/regions/r0/x",
+		"schemes/s0/quotas/goals/g0/x",
 	};
 	static const char *const no_rmdir[] = {
 		"schemes/s0/stats", "schemes/s1/filters",
 		"schemes/s0/access_pattern", "schemes/s1/quotas",
 		"schemes/s0/watermarks", "targets/t1/regions",
+		"schemes/s0/quotas/goals",
 	};
 	char path[PATH_MAX];
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", ctxdir,
-		 mk ? no_mkdir[rnd_below(6)] : no_rmdir[rnd_below(6)]);
+		 mk ? no_mkdir[rnd_below(ARRAY_SIZE(no_mkdir))] :
+		      no_rmdir[rnd_below(ARRAY_SIZE(no_rmdir))]);
 	err = mk ? do_mkdir(path) : do_rmdir(path);
 	if (err != EPERM)
 		fail("%s %s: %s, expected EPERM", mk ? "mkdir" : "rmdir",
@@ -99,14 +105,19 @@ static void make_extra(int which, const char *path)
 	} else if (which == X_FILTER && chance(70)) {
 		put(path, "type", "target");
 		put(path, "target", chance(50) ? "tx" : "t1");
+	} else if (which == X_GOAL && chance(80)) {
+		/* one that on/commit take (without, target_value 0 refuses) */
+		put(path, "target_metric", "user_input");
+		put(path, "target_value", "100");
 	}
 }
 
 /*
  * mkdir/rmdir of an extra target tx, an extra region t0/regions/rx, an
- * extra scheme sx and an extra filter s0/filters/fx; and mkdir/rmdir where
- * configfs allows none (in a scheme's default groups but filters/, in a
- * filter; of a default group), which must fail with EPERM.
+ * extra scheme sx, an extra filter s0/filters/fx and an extra quota goal
+ * s1/quotas/goals/gx; and mkdir/rmdir where configfs allows none (in a
+ * scheme's default groups but filters/ and quotas/goals/, in a filter or a
+ * goal; of a default group), which must fail with EPERM.
  */
 void dir_op(void)
 {

@@ -20,6 +20,10 @@
  * NAME_MAX bytes, reads it back; K_PATH: a filter's memcg_path, empty or
  * starting with '/', up to a page, reads it back; K_RO: a read-only number
  * (stats, effective_bytes) that no write may change into garbage.
+ *
+ * A K_NUM that is @unsettled (a quota goal's current_value while the
+ * kernel has been measuring the goal's metric into it) is still checked
+ * for its range after every write and read, but not against the model.
  */
 enum kind { K_NUM, K_INT, K_PID, K_OPS, K_STATE, K_WORD, K_BOOL, K_NAME,
 	    K_PATH, K_RO };
@@ -37,6 +41,7 @@ struct attr {
 	char sval[WRITE_MAX + 1];	/* K_NAME, K_PATH */
 	size_t slen;
 	bool present;
+	bool unsettled;
 };
 
 /* A value to write: any bytes. */
@@ -53,10 +58,18 @@ enum { A_OPS, A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX, A_STATE,
 #define MAX_ATTRS	128
 #define NR_SCHEMES	2
 #define MAX_FILTERS	2
+#define MAX_GOALS	1
 
 /* Where in attrs[] the files of one filter and of one scheme are. */
 struct filter_attrs {
 	int type, matching, addr_start, addr_end, target, memcg_path;
+};
+
+/* ... and of one quota goal, with the metric the running setup measures
+ * for it (-1: none runs). */
+struct goal_attrs {
+	int metric, target_value, current_value, nid, memcg_path;
+	int running_metric;
 };
 
 struct scheme_attrs {
@@ -68,6 +81,8 @@ struct scheme_attrs {
 	int stats[NR_STATS];
 	int nr_filters;
 	struct filter_attrs filters[MAX_FILTERS];
+	int nr_goals;
+	struct goal_attrs goals[MAX_GOALS];
 };
 
 /* fuzz.c: the tree, as set up by fuzz_setup() */
@@ -92,8 +107,14 @@ void count_errno(int err);
 #define NR_OPS		3
 #define NR_ACTIONS	10
 #define NR_FTYPES	5
+#define NR_GOAL_METRICS	8
 enum { ACT_STAT = 5, ACT_MIGRATE_HOT = 8, ACT_MIGRATE_COLD = 9 };
 enum { FT_MEMCG = 3 };
+/* the goal metrics, in configfs-layout.md's order: the node ones (which
+ * use nid) from GM_NODE_USED to GM_MEMCG_FREE, the memcg ones (which use
+ * memcg_path too) from GM_MEMCG_USED */
+enum { GM_USER_INPUT, GM_PSI, GM_NODE_USED, GM_NODE_FREE, GM_MEMCG_USED,
+       GM_MEMCG_FREE, GM_ACTIVE, GM_INACTIVE };
 extern const char *const ops_names[NR_OPS];
 extern bool ops_registered[NR_OPS];
 extern const char *const action_names[NR_ACTIONS];
@@ -103,6 +124,8 @@ extern const char *const metric_names[2];
 extern const char *const ftype_names[NR_FTYPES];
 extern bool ftype_ok[NR_FTYPES];
 extern bool ops_ftype_ok[NR_OPS][NR_FTYPES];
+extern const char *const goal_metric_names[NR_GOAL_METRICS];
+extern bool goal_metric_ok[NR_GOAL_METRICS];	/* as features lists them */
 /* target_nid: -1 .. max_numnodes - 1; mem_node is a node with memory */
 extern long max_numnodes, mem_node;
 int fuzz_setup(void);
@@ -135,5 +158,6 @@ void check_stats(const struct scheme_attrs *sa);
 void repair(void);
 void dir_op(void);
 void note_state(int w, int err, bool was_on);
+void note_goals(int w, int err, bool was_on);
 
 #endif /* FUZZ_H */

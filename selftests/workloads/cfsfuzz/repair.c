@@ -88,12 +88,41 @@ static int pick_word(const bool *ok, const bool *ops_ok, int nr)
 }
 
 /*
+ * A valid quota goal: a metric features lists, a target other than 0, a
+ * node with memory for the node metrics (any node for the others), the
+ * root cgroup for the memcg ones; a user_input goal gets an input to move
+ * the quota by.
+ */
+static void repair_goal(struct pending *p, int *n, const struct goal_attrs *g)
+{
+	int m;
+
+	do {
+		m = rnd_below(NR_GOAL_METRICS);
+	} while (!goal_metric_ok[m]);
+	pend(p, n, g->metric, chance(50) ? "%s\n" : "%s",
+	     goal_metric_names[m]);
+	pend(p, n, g->target_value, "%lu",
+	     chance(80) ? 1 + rnd_below(10000) : 1 + (rnd() >> 1));
+	if (m >= GM_NODE_USED && m <= GM_MEMCG_FREE)
+		pend(p, n, g->nid, "%ld", mem_node);
+	else
+		pend(p, n, g->nid, "%lu", rnd_below(max_numnodes));
+	if (m >= GM_MEMCG_USED && m <= GM_MEMCG_FREE)
+		pend(p, n, g->memcg_path, "/");
+	else
+		pend(p, n, g->memcg_path, chance(70) ? "\n" : "/");
+	if (m == GM_USER_INPUT)
+		pend(p, n, g->current_value, "%lu", rnd_below(20000));
+}
+
+/*
  * A valid scheme: an action the staged operations take (mostly ones that
  * do something), with a node with memory for the migrate ones, a pattern
  * with each min <= max, sometimes quotas and a watermark window (low <=
- * mid <= high), and filters of types the operations take that name t0
- * or t1 or a real range or the root cgroup.  Every value is written on
- * its own, in a random order.
+ * mid <= high), filters of types the operations take that name t0 or t1
+ * or a real range or the root cgroup, and valid quota goals.  Every value
+ * is written on its own, in a random order.
  */
 static void repair_scheme(struct scheme_attrs *sa)
 {
@@ -159,6 +188,8 @@ static void repair_scheme(struct scheme_attrs *sa)
 		pend(p, &n, f->target, chance(50) ? "t0" : "t1\n");
 		pend(p, &n, f->memcg_path, chance(80) ? "/" : "\n");
 	}
+	for (i = 0; i < sa->nr_goals; i++)
+		repair_goal(p, &n, &sa->goals[i]);
 	pend_flush(p, n);
 }
 

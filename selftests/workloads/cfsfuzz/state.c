@@ -72,3 +72,41 @@ void state_word(void)
 	note_state(word[1] == 'n' ? 0 : word[1] == 'f' ? 1 : 2, err, was_on);
 	check_readback(&attrs[A_STATE], word);
 }
+
+/*
+ * A quota goal's current_value is the user's input for user_input, and
+ * else the kernel's last measurement of the running (or last) setup,
+ * which may replace what was written at any time while it runs and once
+ * more as it stops.  After state word @w (0 on, 1 off, 2 commit) gave
+ * @err (@was_on: the context was on before): the metric each goal runs
+ * with, and whether its current_value is unsettled; a commit interrupted
+ * by a signal may yet be applied, so once unsettled, only an off settles
+ * it, when what it reads is the model again.
+ */
+void note_goals(int w, int err, bool was_on)
+{
+	bool started = (w == 0 && !err && !was_on) ||
+		(w == 2 && (!err || err == EINTR));
+	bool stopped = w == 1 && !err;
+	struct goal_attrs *g;
+	struct attr *cur;
+	int i, k;
+
+	for (i = 0; i < NR_SCHEMES; i++) {
+		for (k = 0; k < schemes[i].nr_goals; k++) {
+			g = &schemes[i].goals[k];
+			cur = &attrs[g->current_value];
+			if (started) {
+				g->running_metric = attrs[g->metric].model;
+				if (g->running_metric != GM_USER_INPUT)
+					cur->unsettled = true;
+			} else if (stopped) {
+				g->running_metric = -1;
+				if (cur->unsettled) {
+					cur->unsettled = false;
+					attr_load(cur);
+				}
+			}
+		}
+	}
+}

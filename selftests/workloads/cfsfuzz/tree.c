@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cfsfuzz fuzz: the tree it fuzzes.  Under the empty context CTXDIR,
- * targets t0 and t1 with regions, schemes s0 (filters f0, f1) and s1
- * (filter f0); every file of them in attrs[], its model loaded from what
- * it reads, which must be the defaults of configfs-layout.md.
+ * targets t0 and t1 with regions, schemes s0 (filters f0, f1; quota goal
+ * g0) and s1 (filter f0); every file of them in attrs[], its model loaded
+ * from what it reads, which must be the defaults of configfs-layout.md.
  */
 #define _GNU_SOURCE
 #include "fuzz.h"
@@ -24,6 +24,14 @@ const char *const ftype_names[NR_FTYPES] = {
 };
 bool ftype_ok[NR_FTYPES];
 bool ops_ftype_ok[NR_OPS][NR_FTYPES];
+/* every goal metric configfs-layout.md names, in GM_ order */
+const char *const goal_metric_names[NR_GOAL_METRICS] = {
+	"user_input", "some_mem_psi_us", "node_mem_used_bp",
+	"node_mem_free_bp", "node_memcg_used_bp", "node_memcg_free_bp",
+	"active_mem_bp", "inactive_mem_bp",
+};
+bool goal_metric_ok[NR_GOAL_METRICS];
+_Static_assert(GM_INACTIVE + 1 == NR_GOAL_METRICS, "goal metrics");
 long max_numnodes, mem_node;
 
 static int attr_add(const char *rel, enum kind kind, unsigned long min,
@@ -55,9 +63,10 @@ static int attr_add_words(const char *rel, const char *const *words,
 	return i;
 }
 
-/* The files of scheme @name with @nr_filters filters f0, f1, ... */
+/* The files of scheme @name with @nr_filters filters f0, f1, ... and
+ * @nr_goals quota goals g0, ... */
 static void add_scheme(struct scheme_attrs *sa, const char *name,
-		       int nr_filters)
+		       int nr_filters, int nr_goals)
 {
 	char rel[128];
 	int i;
@@ -119,6 +128,24 @@ static void add_scheme(struct scheme_attrs *sa, const char *name,
 		f->memcg_path = attr_add(REL("filters/f%d/memcg_path", i),
 					 K_PATH, 0, 0);
 	}
+	sa->nr_goals = nr_goals;
+	for (i = 0; i < nr_goals; i++) {
+		struct goal_attrs *g = &sa->goals[i];
+
+		g->metric = attr_add_words(REL("quotas/goals/g%d/target_metric",
+					       i), goal_metric_names,
+					   goal_metric_ok, NR_GOAL_METRICS);
+		g->target_value = attr_add(REL("quotas/goals/g%d/target_value",
+					       i), K_NUM, 0, ULONG_MAX);
+		g->current_value = attr_add(
+			REL("quotas/goals/g%d/current_value", i), K_NUM, 0,
+			ULONG_MAX);
+		g->nid = attr_add(REL("quotas/goals/g%d/nid", i), K_NUM, 0,
+				  max_numnodes - 1);
+		g->memcg_path = attr_add(REL("quotas/goals/g%d/memcg_path", i),
+					 K_PATH, 0, 0);
+		g->running_metric = -1;
+	}
 #undef REL
 }
 
@@ -153,6 +180,15 @@ static bool scheme_defaults(const struct scheme_attrs *sa)
 		     attrs[f->addr_end].model == 0 &&
 		     attrs[f->target].slen == 0 &&
 		     attrs[f->memcg_path].slen == 0;
+	}
+	for (i = 0; i < sa->nr_goals; i++) {
+		const struct goal_attrs *g = &sa->goals[i];
+
+		ok = ok && attrs[g->metric].model == GM_USER_INPUT &&
+		     attrs[g->target_value].model == 0 &&
+		     attrs[g->current_value].model == 0 &&
+		     attrs[g->nid].model == 0 &&
+		     attrs[g->memcg_path].slen == 0;
 	}
 	return ok;
 }
@@ -244,6 +280,40 @@ static int probe_max_numnodes(const char *dir)
 	return 0;
 }
 
+/*
+ * Which goal metrics features lists (goal:WORD, for any operations): those
+ * configfs-layout.md names without a condition must be there.  0, or -1
+ * after a fail().
+ */
+static int read_goal_features(const char *buf)
+{
+	static const int always[] = {
+		GM_USER_INPUT, GM_NODE_USED, GM_NODE_FREE, GM_ACTIVE,
+		GM_INACTIVE,
+	};
+	char word[64];
+	size_t i;
+	int o;
+
+	for (i = 0; i < NR_GOAL_METRICS; i++) {
+		snprintf(word, sizeof(word), "goal:%s", goal_metric_names[i]);
+		goal_metric_ok[i] = has_word(buf, word);
+		for (o = 0; o < NR_OPS; o++) {
+			snprintf(word, sizeof(word), "%s:goal:%s",
+				 ops_names[o], goal_metric_names[i]);
+			if (has_word(buf, word))
+				fail("features lists %s: goals are not per operations set",
+				     word);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(always); i++)
+		if (!goal_metric_ok[always[i]])
+			fail("features lacks goal:%s: %s",
+			     goal_metric_names[always[i]],
+			     quote(buf, strlen(buf)));
+	return nr_fails ? -1 : 0;
+}
+
 /* Which operations sets, actions and filter types features lists. */
 static int read_features(void)
 {
@@ -263,7 +333,8 @@ static int read_features(void)
 	if (read_feature_words(buf, "action", action_names, NR_ACTIONS,
 			       action_ok, &ops_action_ok[0][0]) ||
 	    read_feature_words(buf, "filter", ftype_names, NR_FTYPES,
-			       ftype_ok, &ops_ftype_ok[0][0]))
+			       ftype_ok, &ops_ftype_ok[0][0]) ||
+	    read_goal_features(buf))
 		return -1;
 	if (!action_ok[ACT_STAT]) {
 		fail("features lacks action:stat: %s", quote(buf, strlen(buf)));
@@ -293,6 +364,7 @@ int fuzz_setup(void)
 		"targets/t0/regions/r1", "targets/t1/regions/r0",
 		"schemes/s0", "schemes/s0/filters/f0", "schemes/s0/filters/f1",
 		"schemes/s1", "schemes/s1/filters/f0",
+		"schemes/s0/quotas/goals/g0",
 	};
 	char path[PATH_MAX + 32];
 	size_t i;
@@ -329,8 +401,8 @@ int fuzz_setup(void)
 		fail("the context's attributes are out of order");
 		return -1;
 	}
-	add_scheme(&schemes[0], "s0", 2);
-	add_scheme(&schemes[1], "s1", 1);
+	add_scheme(&schemes[0], "s0", 2, 1);
+	add_scheme(&schemes[1], "s1", 1, 0);
 	for (i = 0; i < (size_t)nr_attrs; i++)
 		if (attr_load(&attrs[i]))
 			return -1;
@@ -345,7 +417,7 @@ int fuzz_setup(void)
 	}
 	for (i = 0; i < NR_SCHEMES; i++) {
 		if (!scheme_defaults(&schemes[i])) {
-			fail("a new scheme or filter (%s) has unexpected defaults",
+			fail("a new scheme, filter or goal (%s) has unexpected defaults",
 			     schemes[i].dir);
 			return -1;
 		}

@@ -86,6 +86,12 @@ static const char *const junk[] = {
 	"lru_prio ", "lru-prio", "LRU_PRIO", "lru_deprio\n\n", "migrate",
 	"migrate_cold\t", "migrate-hot", "Young", "young ", "memcg\n\n",
 	"MEMCG", "memcgs",
+	/* near the words of quota goals */
+	"user-input", "USER_INPUT", "user_input ", "userinput", "input",
+	"node_mem_free", "node_mem_free_bp\n\n", "node_mem_free_bps",
+	"Node_mem_used_bp", "memcg_used_bp", "node_memcg_bp", "psi",
+	"some_mem_psi", "some_mem_psi_ms", "full_mem_psi_us", "active_mem",
+	"active_bp", "inactive_mem_bp\t", "bp",
 	/* near signed numbers and paths */
 	"--1", "- 1", "-1-", "-1\n\n", " -1", "\xe2\x88\x92\x31", "-01",
 	"-2", "/", "/\n", "//\n", "/sys/fs/cgroup", " /",
