@@ -286,10 +286,12 @@ static void goals_test_metric_names(struct kunit *test)
 			  damos_goal_metric_available(DAMOS_GOAL_USER_INPUT));
 	KUNIT_EXPECT_FALSE(test,
 			   damos_goal_metric_available(NR_DAMOS_GOAL_METRICS));
-	KUNIT_EXPECT_TRUE(test, damos_goal_metric_per_node(
-			DAMOS_GOAL_NODE_MEMCG_FREE_BP));
-	KUNIT_EXPECT_FALSE(test, damos_goal_metric_per_node(
-			DAMOS_GOAL_ACTIVE_MEM_BP));
+	m = DAMOS_GOAL_NODE_MEMCG_FREE_BP;
+	KUNIT_EXPECT_TRUE(test, damos_goal_metric_per_node(m));
+	KUNIT_EXPECT_TRUE(test, damos_goal_metric_per_memcg(m));
+	m = DAMOS_GOAL_ACTIVE_MEM_BP;
+	KUNIT_EXPECT_FALSE(test, damos_goal_metric_per_node(m));
+	KUNIT_EXPECT_FALSE(test, damos_goal_metric_per_memcg(m));
 }
 
 static struct kunit_case goals_cases[] = {
