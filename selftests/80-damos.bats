@@ -313,7 +313,9 @@ expect_off() {
 	[ "$(sorted_ls "$S/access_pattern")" = "max_age max_nr_accesses max_size_bytes min_age min_nr_accesses min_size_bytes" ]
 	modes "$S/access_pattern" 600 min_size_bytes max_size_bytes \
 		min_nr_accesses max_nr_accesses min_age max_age
-	[ "$(sorted_ls "$S/quotas")" = "bytes effective_bytes ms reset_interval_ms weight_age weight_nr_accesses weight_size" ]
+	[ "$(sorted_ls "$S/quotas")" = "bytes effective_bytes goals ms reset_interval_ms weight_age weight_nr_accesses weight_size" ]
+	[ -d "$S/quotas/goals" ]
+	[ -z "$(ls -A "$S/quotas/goals")" ]
 	modes "$S/quotas" 600 ms bytes reset_interval_ms weight_size \
 		weight_nr_accesses weight_age
 	modes "$S/quotas" 400 effective_bytes
