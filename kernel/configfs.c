@@ -326,15 +326,15 @@ static struct damon_cfs_ctx *damon_cfs_intervals_ctx(struct config_item *i)
 			    intervals_group);
 }
 
-#define DAMON_CFS_GOAL_ATTR(_name, _min, _max)				\
+#define DAMON_CFS_INTERVALS_ATTR(_name, _min, _max)			\
 	DAMON_CFS_NUM_ATTR(damon_cfs_intervals_, _name,			\
 			   damon_cfs_intervals_ctx, o->lock,		\
 			   attrs.intervals_goal._name, _min, _max)
 
-DAMON_CFS_GOAL_ATTR(access_bp, 0, 10000);
-DAMON_CFS_GOAL_ATTR(aggrs, 1, UINT_MAX);
-DAMON_CFS_GOAL_ATTR(min_sample_us, 1, ULONG_MAX);
-DAMON_CFS_GOAL_ATTR(max_sample_us, 1, ULONG_MAX);
+DAMON_CFS_INTERVALS_ATTR(access_bp, 0, 10000);
+DAMON_CFS_INTERVALS_ATTR(aggrs, 1, UINT_MAX);
+DAMON_CFS_INTERVALS_ATTR(min_sample_us, 1, ULONG_MAX);
+DAMON_CFS_INTERVALS_ATTR(max_sample_us, 1, ULONG_MAX);
 
 static struct configfs_attribute *damon_cfs_intervals_attrs[] = {
 	&damon_cfs_intervals_attr_access_bp,
