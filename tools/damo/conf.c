@@ -4,6 +4,7 @@
  *
  *	context NAME {
  *		sample_us 5000
+ *		intervals_goal { access_bp 400 ... }	(one item a line)
  *		target NAME {
  *			pid 1234	(or: command CMDLINE, or: unit NAME)
  *			region NAME { start N  end N }	(one per line)
@@ -42,6 +43,9 @@ static const char *const ctx_attrs[] = {
 	"operations", "sample_us", "aggr_us", "update_us", "min_nr_regions",
 	"max_nr_regions", "state", NULL,
 };
+static const char *const intervals_attrs[] = {
+	"access_bp", "aggrs", "min_sample_us", "max_sample_us", NULL,
+};
 static const char *const target_attrs[] = { "pid", "command", "unit", NULL };
 static const char *const region_attrs[] = { "start", "end", NULL };
 static const char *const scheme_attrs[] = {
@@ -71,6 +75,8 @@ static const char *const no_attrs[] = { NULL };
 static const struct kind_info kinds[NR_CONF_KINDS] = {
 	[CK_ROOT] = { "", "", false, no_attrs },
 	[CK_CONTEXT] = { "context", "contexts", true, ctx_attrs },
+	[CK_INTERVALS] = { "intervals_goal", "intervals_goal", false,
+			   intervals_attrs },
 	[CK_TARGET] = { "target", "targets", true, target_attrs },
 	[CK_REGION] = { "region", "regions", true, region_attrs },
 	[CK_SCHEME] = { "scheme", "schemes", true, scheme_attrs },
@@ -116,7 +122,8 @@ static bool child_allowed(enum conf_kind parent, enum conf_kind child)
 	case CK_ROOT:
 		return child == CK_CONTEXT;
 	case CK_CONTEXT:
-		return child == CK_TARGET || child == CK_SCHEME;
+		return child == CK_INTERVALS || child == CK_TARGET ||
+			child == CK_SCHEME;
 	case CK_TARGET:
 		return child == CK_REGION;
 	case CK_SCHEME:

@@ -7,6 +7,7 @@
  *
  *	{"contexts": [
  *	  {"name": "web", "sample_us": 5000, ...,
+ *	   "intervals_goal": {"access_bp": 400, ...},
  *	   "targets": [{"name": "app", "pid": 1234, "regions": [...]}],
  *	   "schemes": [{"name": "s", "action": "stat",
  *	                "access_pattern": {...},

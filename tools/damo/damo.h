@@ -24,7 +24,8 @@
  * save.c      damo save: configfs to a file
  * restore.c   damo restore: a file to configfs
  * clear.c     damo clear: remove the whole configfs tree
- * status.c    damo status: the contexts, targets and schemes, on one screen
+ * status.c    damo status: the contexts, targets and schemes, on one screen,
+ *             and the estimates of a running context's snapshots
  * proc.c      targets by command line or unit, found in procfs
  * util.c      errors, numbers, files
  */
@@ -450,6 +451,7 @@ int cmd_record(int argc, char **argv);
 enum conf_kind {
 	CK_ROOT,
 	CK_CONTEXT,
+	CK_INTERVALS,		/* a context's intervals_goal (auto-tuning) */
 	CK_TARGET,
 	CK_REGION,
 	CK_SCHEME,
@@ -529,6 +531,15 @@ const char *conf_goal_metric(const struct conf_node *n);
 bool conf_goal_metric_is_input(const char *metric);
 bool conf_goal_metric_per_node(const char *metric);
 bool conf_goal_metric_per_memcg(const char *metric);
+/*
+ * A context's intervals_goal group: whether g (a CK_INTERVALS node) asks
+ * for more than the kernel's defaults (access_bp 0, aggrs 3, min_sample_us
+ * 5000, max_sample_us 10000000; an attribute left out is at its default),
+ * which is when save writes it; and whether it turns tuning on (access_bp
+ * other than 0).
+ */
+bool conf_intervals_set(const struct conf_node *g);
+bool conf_intervals_tune(const struct conf_node *g);
 
 /* Parse text; on error, fills err ("LINE: message") and returns -1. */
 struct conf_node *conf_parse(const char *text, char *err, size_t errlen);
@@ -554,6 +565,33 @@ int cmd_convert(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+
+/* status.c: a region of a target's snapshot, as configfs shows it. */
+struct snap_region {
+	uint64_t start, end;
+	uint64_t nr_accesses;	/* samples that found it accessed */
+	uint64_t age;		/* aggregation intervals */
+};
+
+/* p0, p10, ..., p100 */
+#define NR_IDLE_PERCENTILES	11
+#define IDLE_PERCENTILE_STEP	10
+
+/* What status estimates from a context's latest snapshots. */
+struct access_stats {
+	/* bytes per second: the sum over regions of size * nr_accesses /
+	 * (aggr_us / sample_us), per aggr_us */
+	uint64_t bandwidth;
+	/* idle_us[i]: the least idle time (age * aggr_us for a region
+	 * without accesses, 0 for one with) that at least i * 10 % of the
+	 * bytes do not exceed */
+	uint64_t idle_us[NR_IDLE_PERCENTILES];
+};
+
+/* The access_stats of nr regions (any order) at those intervals; 0, or
+ * -1 when the regions hold no bytes. */
+int access_stats(const struct snap_region *r, size_t nr, uint64_t sample_us,
+		 uint64_t aggr_us, struct access_stats *st);
 
 /* ------------------------------------------------------------ proc.c */
 

@@ -4,9 +4,9 @@
  * text form, or its JSON (save --json), told by the first character.
  *
  * restore checks the whole file (syntax, values, and for contexts that are
- * to be on, what "on" will check; quota goals' metrics against the
- * kernel's features) and resolves every target to a pid before it touches
- * the kernel.  Then it makes directories and writes
+ * to be on, what "on" will check; quota goals' metrics and intervals_goal
+ * blocks against the kernel's features) and resolves every target to a
+ * pid before it touches the kernel.  Then it makes directories and writes
  * attributes in file order, and turns contexts on last.  On any failure it
  * turns off what it turned on and removes what it made, newest first, and
  * names the line that failed.
@@ -452,6 +452,42 @@ static int check_goal_features(const char *path, const struct conf_node *root)
 	return r;
 }
 
+/* The feature word of intervals_goal/ (configfs-layout.md). */
+#define INTERVALS_FEATURE	"intervals_goal"
+
+/*
+ * intervals_goal blocks: only where features lists the group (older
+ * kernels lack it, and writing it would fail half-way); features is read
+ * only for a file with such a block.
+ */
+static int check_intervals_features(const char *path,
+				    const struct conf_node *root)
+{
+	const struct conf_node *c = NULL, *g = NULL;
+	size_t i, j;
+	char *f;
+	int r = 0;
+
+	for (i = 0; i < root->nr_children && !g; i++) {
+		c = root->children[i];
+		for (j = 0; j < c->nr_children && !g; j++)
+			if (c->children[j]->kind == CK_INTERVALS)
+				g = c->children[j];
+	}
+	if (!g)
+		return 0;
+	f = cfs_features();
+	if (!f)
+		return -1;
+	if (!features_have(f, INTERVALS_FEATURE)) {
+		damo_err("%s:%d: context %s: this kernel's DAMON cannot tune monitoring intervals (no %s in %s/features); nothing changed",
+			 path, g->line, c->name, INTERVALS_FEATURE, cfs_root());
+		r = -1;
+	}
+	free(f);
+	return r;
+}
+
 /* --boot: a pid in the file names some process of an earlier boot. */
 static int check_boot_targets(const char *path, const struct conf_node *root)
 {
@@ -510,11 +546,12 @@ static const char restore_usage[] =
 "\n"
 "Rebuild the DAMON configfs tree from FILE (default " DAMO_DEFAULT_CONF "),\n"
 "as written by `damo save`: text, or JSON (save --json), told by the\n"
-"content.  The file is checked (quota goals' metrics against the kernel's\n"
-"features too) and every target resolved before anything changes;\n"
-"contexts marked \"state on\" are turned on last.  A \"unit\"\n"
-"target is the unit's main process (systemd's MainPID, else the first\n"
-"process of its cgroup).\n"
+"content.  The file is checked (quota goals' metrics and intervals_goal\n"
+"blocks against the kernel's features too) and every target resolved\n"
+"before anything changes; contexts marked \"state on\" are turned on\n"
+"last.  A \"unit\" target is the unit's main process (systemd's MainPID,\n"
+"else the first process of its cgroup).  The ready-made policies are files\n"
+"for it too (man damo, POLICIES).\n"
 "On a failure, whatever was made is removed again and the failing line is\n"
 "named.  Contexts of the same names must not exist (see `damo clear`).\n"
 "\n"
@@ -565,6 +602,7 @@ int cmd_restore(int argc, char **argv)
 	}
 	r = cfs_check() || check_new_contexts(path, root) ||
 		check_goal_features(path, root) ||
+		check_intervals_features(path, root) ||
 		resolve_targets(path, root, &pids, wait_s);
 	if (!r && made && !ap.dry_run)
 		r = write_made(made, path, root);

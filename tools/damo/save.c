@@ -193,30 +193,75 @@ static int fill_scheme(struct conf_node *n, const char *dir,
 	return save_children(n, dir, CK_FILTER, fill_plain, o);
 }
 
+/*
+ * intervals_goal, where the kernel has it (older kernels lack it), and only
+ * when it asks for more than the defaults: a setup that does not tune its
+ * intervals saves, and restores, as on a kernel without the group.
+ */
+static int fill_intervals(struct conf_node *n, const char *dir)
+{
+	const char *kd = conf_kind_dir(CK_INTERVALS);
+	struct conf_node *g;
+	char *p;
+	int r;
+
+	if (!attr_exists(dir, kd))
+		return 0;
+	g = conf_add_child(n, CK_INTERVALS, NULL, 0);
+	p = xasprintf("%s/%s", dir, kd);
+	r = save_attrs(g, p, false);
+	free(p);
+	if (!r && !conf_intervals_set(g)) {
+		n->nr_children--;
+		conf_free(g);
+	}
+	return r;
+}
+
+/* A context that tunes its intervals shows the values in use, which save
+ * writes: past update_us, restore (and "on") would refuse them. */
+static void check_tuned(const struct conf_node *n)
+{
+	const struct conf_node *g = n->nr_children ? n->children[0] : NULL;
+	const char *state = conf_get(n, "state");
+	const char *a = conf_get(n, "aggr_us"), *u = conf_get(n, "update_us");
+	uint64_t aggr, update;
+
+	if (!g || g->kind != CK_INTERVALS || !conf_intervals_tune(g) ||
+	    !state || strcmp(state, "on") || !a || !u ||
+	    parse_u64(a, &aggr) || parse_u64(u, &update) || aggr <= update)
+		return;
+	damo_warn("context %s: its tuned aggr_us (%llu) exceeds update_us (%llu): restore will refuse the file until update_us is raised to at least aggr_us",
+		  n->name, (unsigned long long)aggr, (unsigned long long)update);
+}
+
 static int fill_context(struct conf_node *n, const char *dir,
 			const struct save_opts *o)
 {
 	char buf[64];
 
-	if (save_attrs(n, dir, false) ||
+	if (save_attrs(n, dir, false) || fill_intervals(n, dir) ||
 	    save_children(n, dir, CK_TARGET, fill_target, o) ||
 	    save_children(n, dir, CK_SCHEME, fill_scheme, o))
 		return -1;
 	if (get_attr(dir, "state", buf, sizeof(buf)))
 		return -1;
 	conf_set(n, "state", buf, 0);
+	check_tuned(n);
 	return 0;
 }
 
 static const char save_usage[] =
 "usage: damo save [--by-command] [--by-unit] [--json] [FILE]\n"
 "\n"
-"Write the whole DAMON configfs tree (contexts, targets, regions, schemes\n"
-"with their groups, filters and quota goals, and which contexts are on) to\n"
+"Write the whole DAMON configfs tree (contexts with their intervals_goal\n"
+"when it is not at its defaults, targets, regions, schemes with their\n"
+"groups, filters and quota goals, and which contexts are on) to\n"
 "FILE (default " DAMO_DEFAULT_CONF "; '-' for standard output).  The file\n"
 "is replaced atomically.  A quota goal's current_value is saved for\n"
 "user_input goals only (for the other metrics it is the kernel's\n"
-"measurement).\n"
+"measurement).  A context that tunes its intervals is saved with the\n"
+"sample_us and aggr_us in use.\n"
 "\n"
 "      --by-command     save targets as their command lines (\"command ...\")\n"
 "                       instead of pids, for restoring after a reboot\n"

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * damo status: every context of the configfs tree on one screen, with its
- * state, kdamond, targets (and their regions) and schemes (their stats,
- * quota and its goals, and filters), as text or as JSON (the schema is in
- * Documentation/damo.1).
+ * state, kdamond, intervals (and their auto-tuning goal), targets (and
+ * their regions), what the latest snapshots say of a running context's
+ * memory (an estimated bandwidth, idle time percentiles) and schemes
+ * (their stats, quota and its goals, and filters), as text or as JSON
+ * (the schema is in Documentation/damo.1).
  *
  * It only reads files, so a stand-in tree ($DAMO_CONFIGFS) will do.  The
  * whole tree is read before anything is printed: a file that cannot be
@@ -26,6 +28,7 @@ struct st_target {
 	char *name;
 	char pid[ST_VALUE_MAX];
 	uint64_t nr_regions;		/* lines of its snapshot */
+	struct snap_region *regions;	/* and what they say */
 };
 
 /* The scheme's files that status shows, by group. */
@@ -91,9 +94,23 @@ enum {
 _Static_assert(ARRAY_SIZE(context_files) == NR_CONTEXT_FILES + 1,
 	       "context_files");
 
+/* intervals_goal/, which older kernels lack */
+static const char *const intervals_files[] = {
+	"access_bp", "aggrs", "min_sample_us", "max_sample_us", NULL,
+};
+enum { I_ACCESS_BP, I_AGGRS, I_MIN_SAMPLE_US, I_MAX_SAMPLE_US,
+	NR_INTERVALS_FILES };
+
+_Static_assert(ARRAY_SIZE(intervals_files) == NR_INTERVALS_FILES + 1,
+	       "intervals_files");
+
 struct st_context {
 	char *name;
 	char v[NR_CONTEXT_FILES][ST_VALUE_MAX];
+	bool has_intervals_goal;	/* intervals_goal/ is there */
+	char intervals_goal[NR_INTERVALS_FILES][ST_VALUE_MAX];
+	bool has_stats;			/* on, and its snapshots hold regions */
+	struct access_stats stats;
 	struct st_target *targets;
 	size_t nr_targets;
 	struct st_scheme *schemes;
@@ -167,11 +184,31 @@ static int list_sorted(const char *dir, const char *sub, char ***names,
 	return r ? -1 : 0;
 }
 
-/* The lines of a target's snapshot: its regions. */
-static int count_regions(const char *dir, uint64_t *nr)
+/* The fields of a snapshot line, "START END NR_ACCESSES AGE". */
+#define SNAP_FIELDS		4
+
+/* One line of a snapshot into r; 0, or -1 if it is not one. */
+static int parse_snap_line(char *line, struct snap_region *r)
 {
-	char *p = xasprintf("%s/snapshot", dir), *buf, *c;
-	size_t len;
+	uint64_t *f[SNAP_FIELDS] = {
+		&r->start, &r->end, &r->nr_accesses, &r->age,
+	};
+	char *tok, *save = NULL;
+	size_t i;
+
+	for (i = 0; i < SNAP_FIELDS; i++) {
+		tok = strtok_r(i ? NULL : line, " \t", &save);
+		if (!tok || parse_u64(tok, f[i]))
+			return -1;
+	}
+	return strtok_r(NULL, " \t", &save) || r->start > r->end ? -1 : 0;
+}
+
+/* A target's snapshot: its regions, a line each. */
+static int read_snapshot(const char *dir, struct st_target *t)
+{
+	char *p = xasprintf("%s/snapshot", dir), *buf, *line, *next;
+	size_t len, lineno = 0;
 	int r, i;
 
 	for (i = 0; i < SNAPSHOT_TRIES; i++) {
@@ -184,22 +221,33 @@ static int count_regions(const char *dir, uint64_t *nr)
 		free(p);
 		return -1;
 	}
-	*nr = 0;
-	for (c = buf; c < buf + len; c++)
-		if (*c == '\n')
-			(*nr)++;
-	if (len && buf[len - 1] != '\n')
-		(*nr)++;
+	for (line = buf; line < buf + len; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = buf + len;
+		lineno++;
+		t->regions = xrealloc(t->regions, (t->nr_regions + 1) *
+				      sizeof(*t->regions));
+		if (parse_snap_line(line, &t->regions[t->nr_regions])) {
+			damo_err("%s:%zu: not \"START END NR_ACCESSES AGE\"",
+				 p, lineno);
+			r = -1;
+			break;
+		}
+		t->nr_regions++;
+	}
 	free(buf);
 	free(p);
-	return 0;
+	return r;
 }
 
 static int read_target(const char *dir, struct st_target *t)
 {
 	if (read_value(dir, "pid", t->pid))
 		return -1;
-	return count_regions(dir, &t->nr_regions);
+	return read_snapshot(dir, t);
 }
 
 /* A filter's type and matching, and the files its type uses. */
@@ -317,13 +365,59 @@ static int read_scheme(const char *dir, struct st_scheme *s)
 	return r;
 }
 
+/* intervals_goal/, where the kernel has it. */
+static int read_intervals_goal(const char *dir, struct st_context *c)
+{
+	char *p = xasprintf("%s/intervals_goal", dir);
+	int r = 0;
+
+	if (!access(p, F_OK) || errno != ENOENT) {
+		c->has_intervals_goal = true;
+		r = read_files(p, intervals_files, c->intervals_goal);
+	}
+	free(p);
+	return r;
+}
+
+/* A number read_value() checked. */
+static uint64_t num(const char *v)
+{
+	uint64_t n = 0;
+
+	parse_u64(v, &n);
+	return n;
+}
+
+/* A running context: what its targets' snapshots say together. */
+static void context_stats(struct st_context *c)
+{
+	struct snap_region *all = NULL;
+	size_t nr = 0, k;
+
+	if (strcmp(c->v[C_STATE], "on"))
+		return;
+	for (k = 0; k < c->nr_targets; k++) {
+		const struct st_target *t = &c->targets[k];
+
+		if (!t->nr_regions)
+			continue;
+		all = xrealloc(all, (nr + t->nr_regions) * sizeof(*all));
+		memcpy(all + nr, t->regions, t->nr_regions * sizeof(*all));
+		nr += t->nr_regions;
+	}
+	c->has_stats = !access_stats(all, nr, num(c->v[C_SAMPLE_US]),
+				     num(c->v[C_AGGR_US]), &c->stats);
+	free(all);
+}
+
 static int read_context(const char *dir, struct st_context *c)
 {
 	char **names, *p;
 	size_t nr, i;
 	int r = 0;
 
-	if (read_files(dir, context_files, c->v))
+	if (read_files(dir, context_files, c->v) ||
+	    read_intervals_goal(dir, c))
 		return -1;
 	if (list_sorted(dir, "targets", &names, &nr))
 		return -1;
@@ -338,6 +432,7 @@ static int read_context(const char *dir, struct st_context *c)
 	free_names(names, nr);
 	if (r || list_sorted(dir, "schemes", &names, &nr))
 		return -1;
+	context_stats(c);
 	c->schemes = xcalloc(nr, sizeof(*c->schemes));
 	for (i = 0; i < nr && !r; i++) {
 		c->schemes[i].name = xstrdup(names[i]);
@@ -372,8 +467,10 @@ static void free_contexts(struct st_context *c, size_t nr)
 	size_t i, k;
 
 	for (i = 0; i < nr; i++) {
-		for (k = 0; k < c[i].nr_targets; k++)
+		for (k = 0; k < c[i].nr_targets; k++) {
 			free(c[i].targets[k].name);
+			free(c[i].targets[k].regions);
+		}
 		for (k = 0; k < c[i].nr_schemes; k++)
 			free_scheme(&c[i].schemes[k]);
 		free(c[i].targets);
@@ -407,15 +504,78 @@ static int read_tree(struct st_context **cp, size_t *nrp)
 	return r;
 }
 
-/* ------------------------------------------------------------ numbers */
+/* ------------------------------------------------------------ estimates */
 
-/* A number read_value() checked. */
-static uint64_t num(const char *v)
+/* a * b, or UINT64_MAX if it does not fit */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
 {
-	uint64_t n = 0;
+	uint64_t r;
 
-	parse_u64(v, &n);
-	return n;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* A region's bytes and how long they have been idle. */
+struct idle_span {
+	uint64_t us;
+	uint64_t bytes;
+};
+
+static int idle_cmp(const void *a, const void *b)
+{
+	const struct idle_span *x = a, *y = b;
+
+	return x->us < y->us ? -1 : x->us > y->us;
+}
+
+/* ceil(total * p / 100) without overflow, for p in 0..100 */
+static uint64_t share_of(uint64_t total, unsigned int p)
+{
+	return total / 100 * p + (total % 100 * p + 99) / 100;
+}
+
+int access_stats(const struct snap_region *r, size_t nr, uint64_t sample_us,
+		 uint64_t aggr_us, struct access_stats *st)
+{
+	/* the most samples an aggregation has: nr_accesses' full scale */
+	uint64_t max_nr = sample_us && aggr_us >= sample_us ?
+		aggr_us / sample_us : 1;
+	struct idle_span *spans = xcalloc(nr ? nr : 1, sizeof(*spans));
+	uint64_t total = 0, cum = 0, bytes, acc;
+	long double touched = 0, bw;
+	size_t i, n = 0;
+	unsigned int p = 0;
+
+	for (i = 0; i < nr; i++) {
+		bytes = r[i].end - r[i].start;
+		if (!bytes)
+			continue;
+		acc = r[i].nr_accesses < max_nr ? r[i].nr_accesses : max_nr;
+		touched += (long double)bytes * acc;
+		spans[n].bytes = bytes;
+		spans[n].us = acc ? 0 : mul_sat(r[i].age, aggr_us);
+		total = total > UINT64_MAX - bytes ? UINT64_MAX : total + bytes;
+		n++;
+	}
+	if (!n || !aggr_us) {
+		free(spans);
+		return -1;
+	}
+	/* per aggregation, then per second; rounded to the nearest byte */
+	bw = touched / max_nr * USEC_PER_SEC / aggr_us;
+	st->bandwidth = bw >= 0x1p64L ? UINT64_MAX : (uint64_t)(bw + 0.5L);
+	qsort(spans, n, sizeof(*spans), idle_cmp);
+	for (i = 0; i < n && p < NR_IDLE_PERCENTILES; i++) {
+		cum = cum > UINT64_MAX - spans[i].bytes ? UINT64_MAX :
+			cum + spans[i].bytes;
+		while (p < NR_IDLE_PERCENTILES &&
+		       share_of(total, p * IDLE_PERCENTILE_STEP) <= cum)
+			st->idle_us[p++] = spans[i].us;
+	}
+	/* (only if the sums saturated) */
+	for (; p < NR_IDLE_PERCENTILES; p++)
+		st->idle_us[p] = spans[n - 1].us;
+	free(spans);
+	return 0;
 }
 
 /* ------------------------------------------------------------ text */
@@ -572,6 +732,44 @@ static void put_filter_text(FILE *f, const struct st_filter *fl)
 	fputc('\n', f);
 }
 
+/* Tuning, when it is on: the share of accesses aimed at, how often, and
+ * the bounds of sample_us. */
+static void put_intervals_goal_text(FILE *f, const struct st_context *c,
+				    bool raw)
+{
+	uint64_t aggrs;
+
+	if (!c->has_intervals_goal || !num(c->intervals_goal[I_ACCESS_BP]))
+		return;
+	aggrs = num(c->intervals_goal[I_AGGRS]);
+	fputs("  intervals goal: ", f);
+	put_goal_value(f, "access" BP_SUFFIX,
+		       num(c->intervals_goal[I_ACCESS_BP]), raw);
+	fprintf(f, " of the observable accesses, checked every %llu aggregation%s; sample ",
+		(unsigned long long)aggrs, plural(aggrs));
+	put_fig(f, num(c->intervals_goal[I_MIN_SAMPLE_US]), FIG_US, raw);
+	fputs("..", f);
+	put_fig(f, num(c->intervals_goal[I_MAX_SAMPLE_US]), FIG_US, raw);
+	fputc('\n', f);
+}
+
+/* A running context's estimated bandwidth and idle time percentiles. */
+static void put_stats_text(FILE *f, const struct st_context *c, bool raw)
+{
+	size_t i;
+
+	if (!c->has_stats)
+		return;
+	fputs("  estimated memory bandwidth: ", f);
+	put_fig(f, c->stats.bandwidth, FIG_BYTES, raw);
+	fputs("/s\n  memory idle time:", f);
+	for (i = 0; i < NR_IDLE_PERCENTILES; i++) {
+		fprintf(f, "%s p%zu ", i ? "," : "", i * IDLE_PERCENTILE_STEP);
+		put_fig(f, c->stats.idle_us[i], FIG_US, raw);
+	}
+	fputc('\n', f);
+}
+
 static void put_context_text(FILE *f, const struct st_context *c, bool raw)
 {
 	uint64_t n = num(c->v[C_NR_AGGREGATIONS]);
@@ -594,6 +792,7 @@ static void put_context_text(FILE *f, const struct st_context *c, bool raw)
 	put_fig(f, num(c->v[C_UPDATE_US]), FIG_US, raw);
 	fprintf(f, "; %s..%s regions\n", c->v[C_MIN_NR_REGIONS],
 		c->v[C_MAX_NR_REGIONS]);
+	put_intervals_goal_text(f, c, raw);
 	if (!c->nr_targets)
 		fputs("  no targets\n", f);
 	for (k = 0; k < c->nr_targets; k++) {
@@ -608,6 +807,7 @@ static void put_context_text(FILE *f, const struct st_context *c, bool raw)
 			(unsigned long long)t->nr_regions,
 			plural(t->nr_regions));
 	}
+	put_stats_text(f, c, raw);
 	if (!c->nr_schemes)
 		fputs("  no schemes\n", f);
 	for (k = 0; k < c->nr_schemes; k++) {
@@ -690,6 +890,25 @@ static void put_json_group(FILE *f, const char *key,
 		fputc('}', f);
 }
 
+/* The estimated bandwidth and idle time percentiles, or nulls. */
+static void put_stats_json(FILE *f, const struct st_context *c)
+{
+	size_t i;
+
+	if (!c->has_stats) {
+		fputs("\"estimated_memory_bandwidth\": null, \"memory_idle_us_percentiles\": null",
+		      f);
+		return;
+	}
+	fprintf(f, "\"estimated_memory_bandwidth\": %llu,\n     \"memory_idle_us_percentiles\": {",
+		(unsigned long long)c->stats.bandwidth);
+	for (i = 0; i < NR_IDLE_PERCENTILES; i++)
+		fprintf(f, "%s\"p%zu\": %llu", i ? ", " : "",
+			i * IDLE_PERCENTILE_STEP,
+			(unsigned long long)c->stats.idle_us[i]);
+	fputc('}', f);
+}
+
 static void put_context_json(FILE *f, const struct st_context *c)
 {
 	size_t k, i;
@@ -709,6 +928,12 @@ static void put_context_json(FILE *f, const struct st_context *c)
 	put_json_num(f, "update_us", c->v[C_UPDATE_US], false);
 	put_json_num(f, "min_nr_regions", c->v[C_MIN_NR_REGIONS], false);
 	put_json_num(f, "max_nr_regions", c->v[C_MAX_NR_REGIONS], true);
+	fputs(",\n     ", f);
+	if (c->has_intervals_goal)
+		put_json_group(f, "intervals_goal", intervals_files,
+			       c->intervals_goal, false);
+	else
+		fputs("\"intervals_goal\": null", f);
 	fputs(",\n     \"targets\": [", f);
 	for (k = 0; k < c->nr_targets; k++) {
 		fputs(k ? ",\n       {\"name\": " : "\n       {\"name\": ", f);
@@ -718,7 +943,9 @@ static void put_context_json(FILE *f, const struct st_context *c)
 		fprintf(f, "\"nr_regions\": %llu}",
 			(unsigned long long)c->targets[k].nr_regions);
 	}
-	fputs("],\n     \"schemes\": [", f);
+	fputs("],\n     ", f);
+	put_stats_json(f, c);
+	fputs(",\n     \"schemes\": [", f);
 	for (k = 0; k < c->nr_schemes; k++) {
 		const struct st_scheme *s = &c->schemes[k];
 
@@ -756,9 +983,12 @@ static const char status_usage[] =
 "usage: damo status [--json] [--raw-numbers]\n"
 "\n"
 "Show every DAMON context of " DAMO_CONFIGFS " ($DAMO_CONFIGFS):\n"
-"its state, kdamond, intervals, targets with their number of regions (in\n"
-"the latest snapshot), and schemes with their statistics, quota (with its\n"
-"goals: metric, current value and target) and filters.\n"
+"its state, kdamond, intervals (and their tuning goal, if on), targets\n"
+"with their number of regions (in the latest snapshot), for a running\n"
+"context what its latest snapshots estimate (the memory bandwidth, bytes\n"
+"touched per second, and percentiles of how long its memory has been\n"
+"idle), and schemes with their statistics, quota (with its goals: metric,\n"
+"current value and target) and filters.\n"
 "\n"
 "      --json           the same as JSON (schema: man damo)\n"
 "      --raw-numbers    sizes in bytes and times in us as plain integers\n"

@@ -47,6 +47,7 @@ static const char *const goal_metric_words[] = {
 #define NR_REGIONS_MIN		3
 #define NR_REGIONS_MAX		100000
 #define QUOTA_WEIGHT_MAX	10000
+#define ACCESS_BP_MAX		10000	/* intervals_goal: basis points */
 #define WMARK_PERMIL_MAX	1000	/* watermarks are per thousand */
 #define NID_NONE		-1	/* target_nid: no node */
 #define NID_MAX			1023	/* MAX_NUMNODES is at most 1024 */
@@ -65,6 +66,10 @@ static const struct attr_rule rules[] = {
 	{ CK_CONTEXT, "max_nr_regions", V_U64, NR_REGIONS_MIN, NR_REGIONS_MAX,
 	  NULL },
 	{ CK_CONTEXT, "state", V_WORD, 0, 0, state_words },
+	{ CK_INTERVALS, "access_bp", V_U64, 0, ACCESS_BP_MAX, NULL },
+	{ CK_INTERVALS, "aggrs", V_U64, 1, U32M, NULL },
+	{ CK_INTERVALS, "min_sample_us", V_U64, 1, U64M, NULL },
+	{ CK_INTERVALS, "max_sample_us", V_U64, 1, U64M, NULL },
 	{ CK_TARGET, "pid", V_U64, 1, DAMO_PID_MAX, NULL },
 	{ CK_TARGET, "command", V_TEXT, 0, 0, NULL },
 	{ CK_TARGET, "unit", V_NAME, 0, 0, NULL },
@@ -287,6 +292,13 @@ static int line_of(const struct conf_node *n, const char *key)
 	return a ? a->line : n->line;
 }
 
+/* The line of key in n if it is set there, else that of alt. */
+static int line_of_either(const struct conf_node *n, const char *key,
+			  const char *alt)
+{
+	return line_of(n, conf_get_attr(n, key) ? key : alt);
+}
+
 static const struct conf_node *find_child(const struct conf_node *n,
 					  enum conf_kind k, const char *name)
 {
@@ -316,6 +328,43 @@ static int region_cmp(const void *a, const void *b)
 #define DEF_MAX_NR_REGIONS	1000
 /* The samples of an aggregation are counted in 32 bits. */
 #define MAX_SAMPLES_PER_AGGR	(1ULL << 32)
+/* intervals_goal/: the kernel's defaults (access_bp 0: no tuning) */
+#define DEF_ACCESS_BP		0
+#define DEF_AGGRS		3
+#define DEF_MIN_SAMPLE_US	5000
+#define DEF_MAX_SAMPLE_US	10000000
+
+bool conf_intervals_tune(const struct conf_node *g)
+{
+	return num(g, "access_bp", DEF_ACCESS_BP) != DEF_ACCESS_BP;
+}
+
+bool conf_intervals_set(const struct conf_node *g)
+{
+	return conf_intervals_tune(g) ||
+		num(g, "aggrs", DEF_AGGRS) != DEF_AGGRS ||
+		num(g, "min_sample_us", DEF_MIN_SAMPLE_US) != DEF_MIN_SAMPLE_US ||
+		num(g, "max_sample_us", DEF_MAX_SAMPLE_US) != DEF_MAX_SAMPLE_US;
+}
+
+/* With tuning on, its bounds the right way round. */
+static int check_intervals_goal(const struct conf_node *c, char *err,
+				size_t len)
+{
+	const struct conf_node *g = find_child(c, CK_INTERVALS, NULL);
+	uint64_t lo, hi;
+
+	if (!g || !conf_intervals_tune(g))
+		return 0;
+	lo = num(g, "min_sample_us", DEF_MIN_SAMPLE_US);
+	hi = num(g, "max_sample_us", DEF_MAX_SAMPLE_US);
+	if (lo <= hi)
+		return 0;
+	conf_seterr(err, len, line_of_either(g, "min_sample_us", "access_bp"),
+		    "context %s: intervals_goal needs min_sample_us (%llu) <= max_sample_us (%llu) to tune",
+		    c->name, (unsigned long long)lo, (unsigned long long)hi);
+	return -1;
+}
 
 static int check_intervals(const struct conf_node *c, char *err, size_t len)
 {
@@ -343,7 +392,7 @@ static int check_intervals(const struct conf_node *c, char *err, size_t len)
 			    c->name);
 		return -1;
 	}
-	return 0;
+	return check_intervals_goal(c, err, len);
 }
 
 /* Regions start below their ends and, rounded out to pages, are apart. */
@@ -453,13 +502,6 @@ static int check_wmarks(const struct conf_node *s, char *err, size_t len)
 	conf_seterr(err, len, line_of(w, "metric"),
 		    "scheme %s: watermarks need low <= mid <= high", s->name);
 	return -1;
-}
-
-/* The line of key in n if it is set there, else that of alt. */
-static int line_of_either(const struct conf_node *n, const char *key,
-			  const char *alt)
-{
-	return line_of(n, conf_get_attr(n, key) ? key : alt);
 }
 
 /* A migrate action's node (whether it has memory, only "on" can tell). */

@@ -7,7 +7,9 @@
 # (the oracle, if beside the checkout) reading our records and we its, the
 # error messages,
 # --help everywhere, restore --dry-run against a stand-in configfs root,
-# make install, and systemd-analyze verify on the installed unit.
+# save/restore/status/clear on stand-in and configfs-like trees
+# (tests/fakecfs.so), the ready-made policies, make install (DESTDIR too),
+# and systemd-analyze verify on the installed units.
 #
 #	cli.sh DAMO COUNTS_FILE		writes "PASSED FAILED SKIPPED"
 set -u
@@ -736,6 +738,14 @@ test_help_new_options() {
 	# every JSON schema of the man page is there: raw, wss/nr_regions,
 	# save, status
 	[ "$(grep -c '^{"' "$man")" -ge 4 ]
+	# intervals_goal in save's and status's, the estimates in status's
+	[ "$(grep -c '^ *"intervals_goal": {"access_bp": N, "aggrs": N, "min_sample_us": N,$' "$man")" = 2 ]
+	grep -q '^ *"estimated_memory_bandwidth": N|null,$' "$man"
+	grep -q '^ *"memory_idle_us_percentiles": {"p0": N, "p10": N, ..., "p100": N}|null,$' "$man"
+	grep -q '^\.SH POLICIES$' "$man"
+	"$DAMO" status --help | grep -q "bandwidth"
+	"$DAMO" save --help | grep -q "intervals_goal"
+	"$DAMO" restore --help | grep -q "intervals_goal"
 }
 
 # damo version: one line, the same from every spelling, and the man page's
@@ -1607,6 +1617,8 @@ test_status_standin() {
 	context phys: on, kdamond pid 77, paddr, 5 aggregations
 	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
 	  target ram: no pid, 2 regions
+	  estimated memory bandwidth: 512 KiB/s
+	  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 0 us, p40 0 us, p50 0 us, p60 300 ms, p70 300 ms, p80 300 ms, p90 300 ms, p100 300 ms
 	  scheme demote: migrate_cold to node 1, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
 	    quota: set by 1 goal per 1 s, effective 1 MiB, exceeded 0 times
@@ -1626,6 +1638,8 @@ test_status_standin() {
 	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
 	  target app: pid 4321, 3 regions
 	  target other: no pid, 0 regions
+	  estimated memory bandwidth: 20 KiB/s
+	  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 0 us, p40 0 us, p50 0 us, p60 300 ms, p70 300 ms, p80 700 ms, p90 700 ms, p100 700 ms
 	  scheme reclaim: pageout, every aggregation
 	    tried 12 regions (48 MiB), applied 1 region (1.5 MiB)
 	    quota: 100 MiB and 10 ms per 1 s, effective 80 MiB, exceeded 3 times
@@ -1644,6 +1658,8 @@ test_status_standin() {
 	context phys: on, kdamond pid 77, paddr, 5 aggregations
 	  intervals: sample 5000 us, aggr 100000 us, update 1000000 us; 10..1000 regions
 	  target ram: no pid, 2 regions
+	  estimated memory bandwidth: 524288 B/s
+	  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 0 us, p40 0 us, p50 0 us, p60 300000 us, p70 300000 us, p80 300000 us, p90 300000 us, p100 300000 us
 	  scheme demote: migrate_cold to node 1, every aggregation
 	    tried 0 regions (0 B), applied 0 regions (0 B)
 	    quota: set by 1 goal per 1000000 us, effective 1048576 B, exceeded 0 times
@@ -1663,6 +1679,8 @@ test_status_standin() {
 	  intervals: sample 5000 us, aggr 100000 us, update 1000000 us; 10..1000 regions
 	  target app: pid 4321, 3 regions
 	  target other: no pid, 0 regions
+	  estimated memory bandwidth: 20480 B/s
+	  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 0 us, p40 0 us, p50 0 us, p60 300000 us, p70 300000 us, p80 700000 us, p90 700000 us, p100 700000 us
 	  scheme reclaim: pageout, every aggregation
 	    tried 12 regions (50331648 B), applied 1 region (1572864 B)
 	    quota: 104857600 B and 10000 us per 1000000 us, effective 83886080 B, exceeded 3 times
@@ -1685,7 +1703,17 @@ test_status_standin() {
 	                "operations": "fvaddr", "nr_aggregations": 1,
 	                "sample_us": 2500, "aggr_us": 50000, "update_us": 1500,
 	                "min_nr_regions": 3, "max_nr_regions": 100,
-	                "targets": [], "schemes": []}, idle
+	                "intervals_goal": None, "targets": [],
+	                "estimated_memory_bandwidth": None,
+	                "memory_idle_us_percentiles": None, "schemes": []}, idle
+	# a running context: what its snapshots estimate, in bytes/s and us
+	assert web["estimated_memory_bandwidth"] == 20480, web
+	assert web["memory_idle_us_percentiles"] == dict(
+	    [("p%d" % p, 0) for p in range(0, 60, 10)] +
+	    [("p60", 300000), ("p70", 300000), ("p80", 700000),
+	     ("p90", 700000), ("p100", 700000)]), web
+	assert list(web["memory_idle_us_percentiles"]) == [
+	    "p%d" % p for p in range(0, 101, 10)], web
 	assert web["kdamond_pid"] == 1234 and web["state"] == "on"
 	assert web["targets"] == [
 	    {"name": "app", "pid": 4321, "nr_regions": 3},
@@ -1774,6 +1802,572 @@ test_status_standin() {
 	expect_fail "status takes no arguments" "$DAMO" status x
 	expect_fail "option '--raw-numbers' doesn't allow an argument" \
 		"$DAMO" status --raw-numbers=1
+}
+
+# ---- intervals_goal, status estimates (issue 16, part 4)
+
+# sv_ctx DIR KEY=VALUE...: a stand-in paddr context at the kernel's
+# defaults but for KEY=VALUE..., its one target without a pid.
+sv_ctx() {
+	local d=$1
+	shift
+	sv_files "$d" operations=paddr sample_us=5000 aggr_us=100000 \
+		update_us=1000000 min_nr_regions=10 max_nr_regions=1000 "$@"
+	sv_files "$d/targets/ram" pid=-1
+	mkdir -p "$d/targets/ram/regions" "$d/schemes"
+}
+
+# save writes intervals_goal when it is not at its defaults (and the
+# kernel has it); restore writes it back, where features lists it;
+# save, restore, save gives the same file, text or JSON.
+test_save_intervals_goal() {
+	local R=$T/ig E=$T/ig-e
+	sv_ctx "$R/contexts/tuned" state=on sample_us=20000 aggr_us=400000 \
+		update_us=200000000
+	sv_files "$R/contexts/tuned/intervals_goal" access_bp=400 aggrs=3 \
+		min_sample_us=5000 max_sample_us=10000000
+	# not tuning, but bounds of its own: kept for when it does
+	sv_ctx "$R/contexts/bounds" state=off
+	sv_files "$R/contexts/bounds/intervals_goal" access_bp=0 aggrs=5 \
+		min_sample_us=5000 max_sample_us=10000000
+	# at the defaults, and a kernel without the group: neither saved
+	sv_ctx "$R/contexts/plain" state=off
+	sv_files "$R/contexts/plain/intervals_goal" access_bp=0 aggrs=3 \
+		min_sample_us=5000 max_sample_us=10000000
+	sv_ctx "$R/contexts/old" state=off
+	DAMO_CONFIGFS=$R "$DAMO" save "$T/ig.conf" 2> "$T/err"
+	[ ! -s "$T/err" ]
+	# (not <<-: the expected text has tabs)
+	diff -u - "$T/ig.conf" <<'EOF'
+# DAMON configfs setup (damo save); restore with `damo restore FILE`.
+
+context bounds {
+	operations paddr
+	sample_us 5000
+	aggr_us 100000
+	update_us 1000000
+	min_nr_regions 10
+	max_nr_regions 1000
+	intervals_goal {
+		access_bp 0
+		aggrs 5
+		min_sample_us 5000
+		max_sample_us 10000000
+	}
+	target ram {
+	}
+	state off
+}
+
+context old {
+	operations paddr
+	sample_us 5000
+	aggr_us 100000
+	update_us 1000000
+	min_nr_regions 10
+	max_nr_regions 1000
+	target ram {
+	}
+	state off
+}
+
+context plain {
+	operations paddr
+	sample_us 5000
+	aggr_us 100000
+	update_us 1000000
+	min_nr_regions 10
+	max_nr_regions 1000
+	target ram {
+	}
+	state off
+}
+
+context tuned {
+	operations paddr
+	sample_us 20000
+	aggr_us 400000
+	update_us 200000000
+	min_nr_regions 10
+	max_nr_regions 1000
+	intervals_goal {
+		access_bp 400
+		aggrs 3
+		min_sample_us 5000
+		max_sample_us 10000000
+	}
+	target ram {
+	}
+	state on
+}
+EOF
+	DAMO_CONFIGFS=$R "$DAMO" save --json "$T/ig.json"
+	python3 - "$T/ig.json" <<-'PY'
+	import json, sys
+	bounds, old, plain, tuned = json.load(open(sys.argv[1]))["contexts"]
+	assert tuned["intervals_goal"] == {"access_bp": 400, "aggrs": 3,
+	    "min_sample_us": 5000, "max_sample_us": 10000000}, tuned
+	assert list(tuned)[:8] == ["name", "operations", "sample_us", "aggr_us",
+	    "update_us", "min_nr_regions", "max_nr_regions",
+	    "intervals_goal"], list(tuned)
+	assert bounds["intervals_goal"]["aggrs"] == 5, bounds
+	assert "intervals_goal" not in old and "intervals_goal" not in plain
+	PY
+	# restore: the group's files in file order, before the targets; the
+	# same from either form
+	mkdir -p "$E/contexts"
+	echo "ops:paddr intervals_goal" > "$E/features"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/ig.conf" > "$T/igd"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/ig.json" | cmp - "$T/igd"
+	local g=$E/contexts/tuned
+	grep -A6 -x "echo 1000 > $g/max_nr_regions" "$T/igd" | diff -u - <(printf '%s\n' \
+		"echo 1000 > $g/max_nr_regions" "echo 400 > $g/intervals_goal/access_bp" \
+		"echo 3 > $g/intervals_goal/aggrs" \
+		"echo 5000 > $g/intervals_goal/min_sample_us" \
+		"echo 10000000 > $g/intervals_goal/max_sample_us" \
+		"mkdir $g/targets/ram" "echo on > $g/state")
+	[ "$(grep -c "/intervals_goal/" "$T/igd")" = 8 ]
+	# done to a stand-in tree, and saved again: the same file
+	sv_replay < "$T/igd"
+	DAMO_CONFIGFS=$E "$DAMO" save - | cmp - "$T/ig.conf"
+	DAMO_CONFIGFS=$E "$DAMO" save --json - | cmp - "$T/ig.json"
+	# a tuned context shows the intervals in use, which save writes:
+	# past update_us they would not restore, and save says so
+	echo 300000000 > "$R/contexts/tuned/aggr_us"
+	DAMO_CONFIGFS=$R "$DAMO" save - 2> "$T/err" > /dev/null
+	diff -u - "$T/err" <<-'TXT'
+	damo: warning: context tuned: its tuned aggr_us (300000000) exceeds update_us (200000000): restore will refuse the file until update_us is raised to at least aggr_us
+	TXT
+	# off: the values are the ones written, and said by validation
+	echo off > "$R/contexts/tuned/state"
+	DAMO_CONFIGFS=$R "$DAMO" save - 2> "$T/err" > /dev/null
+	[ ! -s "$T/err" ]
+}
+
+# restore of intervals_goal: only where features lists it, said before
+# anything changes; a file without it needs no features file.
+test_restore_intervals_features() {
+	local E=$T/if
+	mkdir -p "$E/contexts"
+	cat > "$T/if.conf" <<-'TXT'
+	context plain {
+	}
+	context stat {
+		operations paddr
+		target ram {
+		}
+		intervals_goal {
+			access_bp 400
+		}
+		state on
+	}
+	TXT
+	DAMO_CONFIGFS=$E expect_quiet_fail "reading $E/features: No such file or directory" \
+		"$DAMO" restore "$T/if.conf"
+	echo "ops:vaddr ops:paddr schemes goal:user_input" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"if.conf:7: context stat: this kernel's DAMON cannot tune monitoring intervals (no intervals_goal in $E/features); nothing changed" \
+		"$DAMO" restore "$T/if.conf"
+	DAMO_CONFIGFS=$E expect_quiet_fail "if.conf:7: context stat: this kernel's DAMON cannot tune" \
+		"$DAMO" restore --dry-run "$T/if.conf"
+	# a word that only starts so is not the word
+	echo "ops:paddr intervals_goals" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail "no intervals_goal in" \
+		"$DAMO" restore "$T/if.conf"
+	[ -z "$(ls "$E/contexts")" ]
+	echo "ops:paddr intervals_goal" > "$E/features"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/if.conf" > "$T/out"
+	grep -qx "echo 400 > $E/contexts/stat/intervals_goal/access_bp" "$T/out"
+	# the relation "on" checks, named at its line
+	sed 's/access_bp 400/&\n\t\tmin_sample_us 20000\n\t\tmax_sample_us 10000/' \
+		"$T/if.conf" > "$T/if2.conf"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"if2.conf:9: context stat: intervals_goal needs min_sample_us (20000) <= max_sample_us (10000) to tune" \
+		"$DAMO" restore --dry-run "$T/if2.conf"
+	# (JSON alike)
+	printf '{"contexts": [{"name": "s",\n "intervals_goal": {"aggrs": 0}}]}\n' > "$T/if.json"
+	DAMO_CONFIGFS=$E expect_quiet_fail "if.json:2: aggrs: 0 is out of range 1..4294967295" \
+		"$DAMO" restore --dry-run "$T/if.json"
+	rm "$E/features"
+	printf 'context b {\n\taggr_us 200000\n}\n' > "$T/if0.conf"
+	DAMO_CONFIGFS=$E "$DAMO" restore --dry-run "$T/if0.conf" |
+		grep -qx "echo 200000 > $E/contexts/b/aggr_us"
+}
+
+# fcfs ROOT CMD...: CMD on a configfs-like stand-in tree at ROOT
+# (tests/fakecfs.so makes and removes what configfs makes with a
+# directory, with its defaults).
+fcfs() {
+	local root=$1
+	shift
+	DAMO_CONFIGFS=$root FAKECFS_ROOT=$root LD_PRELOAD=$FAKECFS "$@"
+}
+
+# intervals_goal in a tree as configfs makes it (a context comes with the
+# group, which goes with it): restore writes it, status shows it, clear
+# removes it with its context.
+test_intervals_goal_fakecfs() {
+	local R=$T/igf c f v=
+	[ -f "$FAKECFS" ] || skip "no $FAKECFS (make -C tools builds it)"
+	mkdir -p "$R/contexts"
+	echo "ops:paddr intervals_goal" > "$R/features"
+	cat > "$T/igf.conf" <<-'TXT'
+	context stat {
+		operations paddr
+		intervals_goal {
+			access_bp 250
+			aggrs 4
+			max_sample_us 2000000
+		}
+		target ram {
+		}
+		state on
+	}
+	TXT
+	fcfs "$R" "$DAMO" restore "$T/igf.conf"
+	c=$R/contexts/stat
+	# (a write leaves no newline behind in a stand-in file)
+	for f in access_bp aggrs min_sample_us max_sample_us; do
+		v+="$(cat "$c/intervals_goal/$f") "
+	done
+	[ "$v" = "250 4 5000 2000000 " ]
+	fcfs "$R" "$DAMO" status > "$T/out"
+	grep -qx "  intervals goal: 2.5 % of the observable accesses, checked every 4 aggregations; sample 5 ms..2 s" "$T/out"
+	fcfs "$R" "$DAMO" status --raw-numbers |
+		grep -qx "  intervals goal: 250 bp of the observable accesses, checked every 4 aggregations; sample 5000 us..2000000 us"
+	fcfs "$R" "$DAMO" status --json | python3 -c '
+import json, sys
+c, = json.load(sys.stdin)["contexts"]
+assert c["intervals_goal"] == {"access_bp": 250, "aggrs": 4,
+    "min_sample_us": 5000, "max_sample_us": 2000000}, c
+# on, but no aggregation yet: nothing to estimate from
+assert c["estimated_memory_bandwidth"] is None, c
+assert c["memory_idle_us_percentiles"] is None, c'
+	# not tuning: no line, but JSON has the values
+	echo 0 > "$c/intervals_goal/access_bp"
+	fcfs "$R" "$DAMO" status > "$T/out"
+	! grep -q "intervals goal" "$T/out" || false
+	fcfs "$R" "$DAMO" status --json |
+		grep -q '"intervals_goal": {"access_bp": 0, "aggrs": 4,'
+	# save: the group as it is now (no longer tuning, but not at the
+	# defaults either)
+	fcfs "$R" "$DAMO" save - | grep -A5 -x "	intervals_goal {" |
+		diff -u - <(printf '\t%s\n' "intervals_goal {" "	access_bp 0" \
+			"	aggrs 4" "	min_sample_us 5000" \
+			"	max_sample_us 2000000" "}")
+	fcfs "$R" "$DAMO" clear
+	[ -z "$(ls "$R/contexts")" ]
+}
+
+# status: a running context's estimated bandwidth and idle percentiles,
+# from its targets' snapshots together, worked out by hand.
+test_status_access() {
+	local R=$T/sa c M=1048576
+	c=$R/contexts/ram
+	sv_ctx "$c" state=on kdamond_pid=7 nr_aggregations=9
+	# 10 MiB, 20 samples an aggregation of 100 ms: 2 MiB * 10/20 +
+	# 1 MiB * 20/20 touched per aggregation, 20 MiB/s; idle 0 (3 MiB),
+	# 300 ms (4 MiB), 5 s (1 MiB), 60 s (2 MiB); p70 is 7 MiB exactly
+	printf '%d %d %d %d\n' 0 $M 0 50 $M $((3 * M)) 10 4 \
+		$((3 * M)) $((4 * M)) 20 1 $((4 * M)) $((8 * M)) 0 3 \
+		$((8 * M)) $((10 * M)) 0 600 > "$c/targets/ram/snapshot"
+	# a vaddr context, 5 samples of 50 ms: its two targets' snapshots
+	# count together, 28 KiB: 8 KiB * 5/5 per 50 ms, 160 KiB/s; idle 0
+	# (8 KiB, under 30 %), 500 ms (16 KiB at age 10, to 24 KiB: 85.7 %),
+	# 2 s (4 KiB at age 40)
+	local v=$R/contexts/web
+	sv_files "$v" state=on kdamond_pid=8 operations=vaddr nr_aggregations=3 \
+		sample_us=10000 aggr_us=50000 update_us=1000000 \
+		min_nr_regions=10 max_nr_regions=1000
+	mkdir -p "$v/schemes"
+	sv_files "$v/targets/a" pid=11
+	printf '4096 12288 5 2\n12288 16384 0 40\n' > "$v/targets/a/snapshot"
+	sv_files "$v/targets/b" pid=12
+	printf '65536 81920 0 10\n' > "$v/targets/b/snapshot"
+	# off: its snapshot is old news, nothing estimated
+	sv_ctx "$R/contexts/zoff" state=off nr_aggregations=2 kdamond_pid=-1
+	echo "0 4096 1 1" > "$R/contexts/zoff/targets/ram/snapshot"
+	DAMO_CONFIGFS=$R "$DAMO" status > "$T/out"
+	diff -u - "$T/out" <<-'TXT'
+	context ram: on, kdamond pid 7, paddr, 9 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
+	  target ram: no pid, 5 regions
+	  estimated memory bandwidth: 20 MiB/s
+	  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 0 us, p40 300 ms, p50 300 ms, p60 300 ms, p70 300 ms, p80 5 s, p90 60 s, p100 60 s
+	  no schemes
+	context web: on, kdamond pid 8, vaddr, 3 aggregations
+	  intervals: sample 10 ms, aggr 50 ms, update 1 s; 10..1000 regions
+	  target a: pid 11, 2 regions
+	  target b: pid 12, 1 region
+	  estimated memory bandwidth: 160 KiB/s
+	  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 500 ms, p40 500 ms, p50 500 ms, p60 500 ms, p70 500 ms, p80 500 ms, p90 2 s, p100 2 s
+	  no schemes
+	context zoff: off, no kdamond, paddr, 2 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
+	  target ram: no pid, 1 region
+	  no schemes
+	TXT
+	DAMO_CONFIGFS=$R "$DAMO" status --raw-numbers > "$T/out"
+	grep -qx "  estimated memory bandwidth: 20971520 B/s" "$T/out"
+	grep -qx "  memory idle time: p0 0 us, p10 0 us, p20 0 us, p30 0 us, p40 300000 us, p50 300000 us, p60 300000 us, p70 300000 us, p80 5000000 us, p90 60000000 us, p100 60000000 us" "$T/out"
+	grep -qx "  estimated memory bandwidth: 163840 B/s" "$T/out"
+	DAMO_CONFIGFS=$R "$DAMO" status --json > "$T/sa.json"
+	python3 - "$T/sa.json" <<-'PY'
+	import json, sys
+	ram, web, zoff = json.load(open(sys.argv[1]))["contexts"]
+	keys = ["p%d" % p for p in range(0, 101, 10)]
+	assert ram["estimated_memory_bandwidth"] == 20 * 2**20, ram
+	p = ram["memory_idle_us_percentiles"]
+	assert list(p) == keys, p
+	assert list(p.values()) == [0, 0, 0, 0, 300000, 300000, 300000, 300000,
+	                            5000000, 60000000, 60000000], p
+	assert web["estimated_memory_bandwidth"] == 163840, web
+	assert list(web["memory_idle_us_percentiles"].values()) == \
+	    [0] * 3 + [500000] * 6 + [2000000] * 2, web
+	assert zoff["estimated_memory_bandwidth"] is None, zoff
+	assert zoff["memory_idle_us_percentiles"] is None, zoff
+	# (a kernel without intervals_goal/: null)
+	assert ram["intervals_goal"] is None, ram
+	PY
+	# a snapshot line that is not one: the file and line, nothing printed
+	printf '0 4096 1 1\n4096 oops 0 0\n' > "$v/targets/b/snapshot"
+	DAMO_CONFIGFS=$R expect_quiet_fail \
+		"$v/targets/b/snapshot:2: not \"START END NR_ACCESSES AGE\"" \
+		"$DAMO" status
+	printf '8192 4096 1 1\n' > "$v/targets/b/snapshot"
+	DAMO_CONFIGFS=$R expect_quiet_fail "$v/targets/b/snapshot:1: not" \
+		"$DAMO" status --json
+	printf '0 4096 1 1 7\n' > "$v/targets/b/snapshot"
+	DAMO_CONFIGFS=$R expect_quiet_fail "$v/targets/b/snapshot:1: not" \
+		"$DAMO" status
+}
+
+# ---- the ready-made policies (tools/policies)
+
+# Every feature word a policy needs.
+POLICY_FEATURES="ops:paddr paddr:action:pageout paddr:action:lru_prio paddr:action:lru_deprio paddr:filter:young wmark:free_mem_rate intervals_goal goal:some_mem_psi_us goal:active_mem_bp goal:inactive_mem_bp"
+
+# tree_dump DIR: every file under DIR/contexts as PATH=VALUE, sorted.
+tree_dump() {
+	(cd "$1/contexts" && find . -type f | sort | while read -r f; do
+		printf '%s=%s\n' "${f#./}" "$(cat "$f")"
+	done)
+}
+
+# The policies pass damo's own checks (restore --dry-run: parse, values,
+# what "on" checks, the features they need) and write exactly these files
+# with these values, in this order.
+test_policies_validate() {
+	local P=$TOOLS/policies E=$T/pv p
+	[ "$(ls "$P" | tr '\n' ' ')" = "lru_sort.conf reclaim.conf stat.conf " ]
+	mkdir -p "$E/contexts"
+	echo "$POLICY_FEATURES" > "$E/features"
+	for p in reclaim lru_sort stat; do
+		DAMO_CONFIGFS=$E "$DAMO" restore --boot --dry-run "$P/$p.conf"
+	done | sed "s|$E/contexts/||" > "$T/out"
+	diff -u - "$T/out" <<-'TXT'
+	mkdir reclaim
+	echo paddr > reclaim/operations
+	echo 5000 > reclaim/sample_us
+	echo 100000 > reclaim/aggr_us
+	echo 1000000 > reclaim/update_us
+	echo 10 > reclaim/min_nr_regions
+	echo 1000 > reclaim/max_nr_regions
+	mkdir reclaim/targets/ram
+	mkdir reclaim/schemes/cold
+	echo pageout > reclaim/schemes/cold/action
+	echo 0 > reclaim/schemes/cold/access_pattern/min_size_bytes
+	echo 0 > reclaim/schemes/cold/access_pattern/max_nr_accesses
+	echo 1200 > reclaim/schemes/cold/access_pattern/min_age
+	echo 20 > reclaim/schemes/cold/quotas/ms
+	echo 268435456 > reclaim/schemes/cold/quotas/bytes
+	echo 2000 > reclaim/schemes/cold/quotas/reset_interval_ms
+	echo 0 > reclaim/schemes/cold/quotas/weight_size
+	echo 0 > reclaim/schemes/cold/quotas/weight_nr_accesses
+	echo 1 > reclaim/schemes/cold/quotas/weight_age
+	mkdir reclaim/schemes/cold/quotas/goals/psi
+	echo some_mem_psi_us > reclaim/schemes/cold/quotas/goals/psi/target_metric
+	echo 2000 > reclaim/schemes/cold/quotas/goals/psi/target_value
+	echo free_mem_rate > reclaim/schemes/cold/watermarks/metric
+	echo 5000000 > reclaim/schemes/cold/watermarks/interval_us
+	echo 500 > reclaim/schemes/cold/watermarks/high
+	echo 400 > reclaim/schemes/cold/watermarks/mid
+	echo 200 > reclaim/schemes/cold/watermarks/low
+	mkdir reclaim/schemes/cold/filters/busy
+	echo young > reclaim/schemes/cold/filters/busy/type
+	echo Y > reclaim/schemes/cold/filters/busy/matching
+	echo on > reclaim/state
+	mkdir lru_sort
+	echo paddr > lru_sort/operations
+	echo 5000 > lru_sort/sample_us
+	echo 100000 > lru_sort/aggr_us
+	echo 1000000 > lru_sort/update_us
+	echo 10 > lru_sort/min_nr_regions
+	echo 1000 > lru_sort/max_nr_regions
+	mkdir lru_sort/targets/ram
+	mkdir lru_sort/schemes/hot
+	echo lru_prio > lru_sort/schemes/hot/action
+	echo 10 > lru_sort/schemes/hot/access_pattern/min_nr_accesses
+	echo 10 > lru_sort/schemes/hot/quotas/ms
+	echo 1000 > lru_sort/schemes/hot/quotas/reset_interval_ms
+	echo 0 > lru_sort/schemes/hot/quotas/weight_size
+	echo 1 > lru_sort/schemes/hot/quotas/weight_nr_accesses
+	echo 0 > lru_sort/schemes/hot/quotas/weight_age
+	mkdir lru_sort/schemes/hot/quotas/goals/active
+	echo active_mem_bp > lru_sort/schemes/hot/quotas/goals/active/target_metric
+	echo 5000 > lru_sort/schemes/hot/quotas/goals/active/target_value
+	echo free_mem_rate > lru_sort/schemes/hot/watermarks/metric
+	echo 5000000 > lru_sort/schemes/hot/watermarks/interval_us
+	echo 200 > lru_sort/schemes/hot/watermarks/high
+	echo 150 > lru_sort/schemes/hot/watermarks/mid
+	echo 50 > lru_sort/schemes/hot/watermarks/low
+	mkdir lru_sort/schemes/cold
+	echo lru_deprio > lru_sort/schemes/cold/action
+	echo 0 > lru_sort/schemes/cold/access_pattern/max_nr_accesses
+	echo 1200 > lru_sort/schemes/cold/access_pattern/min_age
+	echo 10 > lru_sort/schemes/cold/quotas/ms
+	echo 1000 > lru_sort/schemes/cold/quotas/reset_interval_ms
+	echo 0 > lru_sort/schemes/cold/quotas/weight_size
+	echo 0 > lru_sort/schemes/cold/quotas/weight_nr_accesses
+	echo 1 > lru_sort/schemes/cold/quotas/weight_age
+	mkdir lru_sort/schemes/cold/quotas/goals/inactive
+	echo inactive_mem_bp > lru_sort/schemes/cold/quotas/goals/inactive/target_metric
+	echo 5000 > lru_sort/schemes/cold/quotas/goals/inactive/target_value
+	echo free_mem_rate > lru_sort/schemes/cold/watermarks/metric
+	echo 5000000 > lru_sort/schemes/cold/watermarks/interval_us
+	echo 200 > lru_sort/schemes/cold/watermarks/high
+	echo 150 > lru_sort/schemes/cold/watermarks/mid
+	echo 50 > lru_sort/schemes/cold/watermarks/low
+	echo on > lru_sort/state
+	mkdir stat
+	echo paddr > stat/operations
+	echo 5000 > stat/sample_us
+	echo 100000 > stat/aggr_us
+	echo 200000000 > stat/update_us
+	echo 10 > stat/min_nr_regions
+	echo 1000 > stat/max_nr_regions
+	echo 400 > stat/intervals_goal/access_bp
+	echo 3 > stat/intervals_goal/aggrs
+	echo 5000 > stat/intervals_goal/min_sample_us
+	echo 10000000 > stat/intervals_goal/max_sample_us
+	mkdir stat/targets/ram
+	echo on > stat/state
+	TXT
+	# each context in a file of its own, named after the file
+	for p in reclaim lru_sort stat; do
+		[ "$(grep -c "^context " "$P/$p.conf")" = 1 ]
+		grep -qx "context $p {" "$P/$p.conf"
+	done
+	# a kernel that lacks what a policy needs: said, with the line,
+	# before anything changes
+	echo "${POLICY_FEATURES/ goal:some_mem_psi_us/}" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"reclaim.conf:$(grep -n "target_metric some_mem_psi_us" "$P/reclaim.conf" | cut -d: -f1): scheme cold: goal psi: this kernel cannot measure some_mem_psi_us" \
+		"$DAMO" restore "$P/reclaim.conf"
+	echo "${POLICY_FEATURES/ goal:inactive_mem_bp/}" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"lru_sort.conf:$(grep -n "target_metric inactive_mem_bp" "$P/lru_sort.conf" | cut -d: -f1): scheme cold: goal inactive: this kernel cannot measure inactive_mem_bp" \
+		"$DAMO" restore "$P/lru_sort.conf"
+	echo "${POLICY_FEATURES/ intervals_goal/}" > "$E/features"
+	DAMO_CONFIGFS=$E expect_quiet_fail \
+		"stat.conf:$(grep -n "^	intervals_goal {" "$P/stat.conf" | cut -d: -f1): context stat: this kernel's DAMON cannot tune monitoring intervals" \
+		"$DAMO" restore "$P/stat.conf"
+	[ -z "$(ls "$E/contexts")" ]
+}
+
+# Restored into a configfs-like tree (tests/fakecfs.so), the policies
+# change exactly the files the dry run named, to those values, and
+# nothing else; they save and restore again as themselves; status shows
+# them; restore --made and clear --only-from, as damon-restore@.service
+# runs them, remove one policy and leave the others.
+test_policies_restore() {
+	local P=$TOOLS/policies R=$T/pr R0=$T/pr0 R2=$T/pr2 p
+	[ -f "$FAKECFS" ] || skip "no $FAKECFS (make -C tools builds it)"
+	mkdir -p "$R/contexts" "$R0/contexts" "$R2/contexts"
+	echo "$POLICY_FEATURES" | tee "$R/features" "$R2/features" > "$R0/features"
+	for p in reclaim lru_sort stat; do
+		DAMO_CONFIGFS=$R "$DAMO" restore --dry-run "$P/$p.conf"
+		fcfs "$R" "$DAMO" restore --boot --made "$T/pr-$p.made" "$P/$p.conf"
+		[ "$(grep -v '^#' "$T/pr-$p.made")" = "$p" ]
+	done > "$T/pr.dry"
+	# the same directories made, nothing written: configfs's defaults
+	sed -n "s|^mkdir $R/|$R0/|p" "$T/pr.dry" | fcfs "$R0" xargs mkdir
+	python3 - "$T/pr.dry" "$R/" <(tree_dump "$R0") <(tree_dump "$R") <<-'PY'
+	import sys
+	dry, root, before, after = sys.argv[1:]
+	def dump(path):
+	    return dict(l.rstrip("\n").split("=", 1) for l in open(path))
+	before, after = dump(before), dump(after)
+	writes = {}
+	for l in open(dry):
+	    if l.startswith("echo "):
+	        value, path = l[5:].rstrip("\n").split(" > ")
+	        path = path[len(root) + len("contexts/"):]
+	        assert path in before, path      # a file configfs makes
+	        writes[path] = value
+	assert len(writes) == 73, len(writes)
+	assert set(after) == set(before), set(after) ^ set(before)
+	want = dict(before, **writes)
+	bad = {k: (v, want[k]) for k, v in after.items() if v != want[k]}
+	assert not bad, bad
+	PY
+	# saved, restored, saved: the same file
+	fcfs "$R" "$DAMO" save "$T/pr.conf"
+	fcfs "$R2" "$DAMO" restore "$T/pr.conf"
+	fcfs "$R2" "$DAMO" save - | cmp - "$T/pr.conf"
+	fcfs "$R" "$DAMO" save --json - > "$T/pr.json"
+	python3 - "$T/pr.json" <<-'PY'
+	import json, sys
+	lru, reclaim, stat = json.load(open(sys.argv[1]))["contexts"]
+	assert stat["intervals_goal"] == {"access_bp": 400, "aggrs": 3,
+	    "min_sample_us": 5000, "max_sample_us": 10000000}, stat
+	assert stat["update_us"] == 200000000 and stat["schemes"] == [], stat
+	assert "intervals_goal" not in reclaim and "intervals_goal" not in lru
+	cold, = reclaim["schemes"]
+	assert cold["access_pattern"]["min_age"] == 1200, cold
+	assert cold["quotas"]["goals"] == [{"name": "psi",
+	    "target_metric": "some_mem_psi_us", "target_value": 2000,
+	    "nid": 0}], cold
+	assert cold["watermarks"] == {"metric": "free_mem_rate",
+	    "interval_us": 5000000, "high": 500, "mid": 400, "low": 200}, cold
+	cold, hot = lru["schemes"]
+	assert hot["access_pattern"]["min_nr_accesses"] == 10, hot
+	assert [hot["quotas"]["goals"][0]["target_metric"],
+	        cold["quotas"]["goals"][0]["target_metric"]] == [
+	    "active_mem_bp", "inactive_mem_bp"], lru
+	PY
+	fcfs "$R" "$DAMO" status > "$T/out"
+	diff -u - "$T/out" <<-'TXT'
+	context lru_sort: on, no kdamond, paddr, 0 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
+	  target ram: no pid, 0 regions
+	  scheme cold: lru_deprio, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: 10 ms per 1 s, set by 1 goal below that, effective no limit yet, exceeded 0 times
+	    goal inactive: inactive_mem_bp, current 0 %, target 50 %
+	  scheme hot: lru_prio, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: 10 ms per 1 s, set by 1 goal below that, effective no limit yet, exceeded 0 times
+	    goal active: active_mem_bp, current 0 %, target 50 %
+	context reclaim: on, no kdamond, paddr, 0 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 1 s; 10..1000 regions
+	  target ram: no pid, 0 regions
+	  scheme cold: pageout, every aggregation
+	    tried 0 regions (0 B), applied 0 regions (0 B)
+	    quota: 256 MiB and 20 ms per 2 s, set by 1 goal below that, effective no limit yet, exceeded 0 times
+	    goal psi: some_mem_psi_us, current 0 us, target 2 ms
+	    filter busy: excludes young
+	context stat: on, no kdamond, paddr, 0 aggregations
+	  intervals: sample 5 ms, aggr 100 ms, update 200 s; 10..1000 regions
+	  intervals goal: 4 % of the observable accesses, checked every 3 aggregations; sample 5 ms..10 s
+	  target ram: no pid, 0 regions
+	  no schemes
+	TXT
+	# what the template unit's stop does: that policy's contexts only
+	fcfs "$R" "$DAMO" clear --only-from "$T/pr-reclaim.made"
+	[ "$(ls "$R/contexts" | tr '\n' ' ')" = "lru_sort stat " ]
+	fcfs "$R" "$DAMO" clear
+	[ -z "$(ls "$R/contexts")" ]
 }
 
 # ------------------------------------------------------------ record, images, heats range
@@ -2244,20 +2838,101 @@ test_install_unit() {
 	grep -qx "ConditionPathIsDirectory=/sys/kernel/config/damon" "$u"
 	# the drop-in advice orders, it does not pull the application in
 	grep -q '"After=myapp.service"' "$u"
-	! grep -q 'Wants=' "$u"
+	! grep -q 'Wants=' "$u" || false
 	grep -qx "Type=oneshot" "$u"
 	grep -qx "RemainAfterExit=yes" "$u"
 	grep -qx "Requires=sys-kernel-config.mount" "$u"
 	grep -qx "After=sys-kernel-config.mount" "$u"
 	command -v man > /dev/null && MANPATH=$T/inst/usr/share/man man -w damo > /dev/null
+	# the template: an instance restores the policy it names, from where
+	# the policies are installed, and stops what it made
+	local tu=$T/inst/usr/lib/systemd/system/damon-restore@.service
+	local pd=$T/inst/usr/share/damon/policies
+	grep -qx "Environment=DAMON_POLICY=$pd/%i.conf" "$tu"
+	grep -qx "ExecStart=$T/inst/usr/bin/damo restore --boot --made /run/damon-policy/%i/contexts \${DAMON_POLICY}" "$tu"
+	grep -qx "ExecStop=$T/inst/usr/bin/damo clear --only-from /run/damon-policy/%i/contexts" "$tu"
+	grep -qx "RuntimeDirectory=damon-policy/%i" "$tu"
+	grep -qx "ConditionPathIsDirectory=/sys/kernel/config/damon" "$tu"
+	grep -qx "Type=oneshot" "$tu"
+	grep -qx "RemainAfterExit=yes" "$tu"
+	grep -qx "Requires=sys-kernel-config.mount" "$tu"
+	grep -qx "After=sys-kernel-config.mount" "$tu"
+	grep -qx "WantedBy=multi-user.target" "$tu"
+	! grep -q "/usr/local" "$tu" || false
+	# what systemd would run for damon-restore@reclaim, with %i and
+	# ${DAMON_POLICY} put in, and /run in $T, on a configfs-like tree
+	local inst=reclaim run R=$T/inst-cfs cmd
+	[ -f "$FAKECFS" ] || skip "no $FAKECFS (make -C tools builds it)"
+	mkdir -p "$R/contexts" "$T/run/damon-policy/$inst"
+	echo "$POLICY_FEATURES" > "$R/features"
+	unit_cmd() {
+		sed -n "s|^$1=||p" "$tu" | sed -e "s|%i|$inst|g" \
+			-e "s|/run/|$T/run/|g" -e "s|\\\${DAMON_POLICY}|$pd/$inst.conf|"
+	}
+	[ "$(sed -n 's|^Environment=DAMON_POLICY=||p' "$tu" | sed "s|%i|$inst|")" = "$pd/$inst.conf" ]
+	read -r -a cmd <<< "$(unit_cmd ExecStart)"
+	[ "${cmd[*]}" = "$T/inst/usr/bin/damo restore --boot --made $T/run/damon-policy/reclaim/contexts $pd/reclaim.conf" ]
+	fcfs "$R" "${cmd[@]}"
+	[ "$(ls "$R/contexts")" = reclaim ]
+	[ "$(cat "$R/contexts/reclaim/schemes/cold/action")" = pageout ]
+	read -r -a cmd <<< "$(unit_cmd ExecStop)"
+	fcfs "$R" "${cmd[@]}"
+	[ -z "$(ls "$R/contexts")" ]
 	command -v systemd-analyze > /dev/null ||
 		skip "no systemd-analyze (apt-get install systemd)"
 	# with the man page findable, as Documentation=man:damo(1) is checked
 	MANPATH=$T/inst/usr/share/man systemd-analyze verify "$u"
+	# the template, as itself and as an instance of it
+	MANPATH=$T/inst/usr/share/man systemd-analyze verify "$tu"
+	MANPATH=$T/inst/usr/share/man systemd-analyze verify \
+		"$(dirname "$tu")/damon-restore@reclaim.service"
 	# and it does catch a broken unit
 	sed 's|^ExecStart=/|ExecStart=|' "$u" > "$T/damon-restore.service"
 	! MANPATH=$T/inst/usr/share/man systemd-analyze verify \
-		"$T/damon-restore.service" 2> /dev/null
+		"$T/damon-restore.service" 2> /dev/null || false
+	mkdir -p "$T/broken"
+	sed 's|^ExecStop=/|ExecStop=|' "$tu" > "$T/broken/damon-restore@.service"
+	! MANPATH=$T/inst/usr/share/man systemd-analyze verify \
+		"$T/broken/damon-restore@stat.service" 2> /dev/null || false
+}
+
+# make install into DESTDIR: every file where the Makefile's head says,
+# with its mode, and the units name the PREFIX paths, not DESTDIR's.
+test_install_destdir() {
+	local D=$T/destdir f
+	make -s -C "$TOOLS" install DESTDIR="$D" PREFIX=/usr > "$T/out" 2>&1 ||
+		{ cat "$T/out"; return 1; }
+	(cd "$D" && find . -type f -printf '%m %p\n' | sort) > "$T/out"
+	diff -u - "$T/out" <<-'TXT'
+	644 ./usr/lib/systemd/system/damon-restore.service
+	644 ./usr/lib/systemd/system/damon-restore@.service
+	644 ./usr/share/damon/policies/lru_sort.conf
+	644 ./usr/share/damon/policies/reclaim.conf
+	644 ./usr/share/damon/policies/stat.conf
+	644 ./usr/share/man/man1/damo.1
+	755 ./usr/bin/damo
+	TXT
+	for f in lru_sort reclaim stat; do
+		cmp "$TOOLS/policies/$f.conf" "$D/usr/share/damon/policies/$f.conf"
+	done
+	cmp "$(dirname "$TOOLS")/Documentation/damo.1" "$D/usr/share/man/man1/damo.1"
+	cmp "$DAMO" "$D/usr/bin/damo"
+	local u=$D/usr/lib/systemd/system
+	grep -qx "ExecStart=/usr/bin/damo restore --boot --wait 30 --made /run/damon-restore/contexts /etc/damon/damon.conf" "$u/damon-restore.service"
+	grep -qx "Environment=DAMON_POLICY=/usr/share/damon/policies/%i.conf" "$u/damon-restore@.service"
+	grep -qx "ExecStart=/usr/bin/damo restore --boot --made /run/damon-policy/%i/contexts \${DAMON_POLICY}" "$u/damon-restore@.service"
+	grep -qx "ExecStop=/usr/bin/damo clear --only-from /run/damon-policy/%i/contexts" "$u/damon-restore@.service"
+	! grep -rq "$D\|/usr/local" "$u" || false
+	# the defaults: /usr/local; UNITDIR and POLICYDIR of their own
+	make -s -C "$TOOLS" install DESTDIR="$T/destdir2" UNITDIR=/lib/systemd/system \
+		POLICYDIR=/usr/share/damo > "$T/out" 2>&1 || { cat "$T/out"; return 1; }
+	[ -x "$T/destdir2/usr/local/bin/damo" ]
+	[ -f "$T/destdir2/usr/local/share/man/man1/damo.1" ]
+	[ "$(ls "$T/destdir2/usr/share/damo" | tr '\n' ' ')" = "lru_sort.conf reclaim.conf stat.conf " ]
+	grep -qx "Environment=DAMON_POLICY=/usr/share/damo/%i.conf" \
+		"$T/destdir2/lib/systemd/system/damon-restore@.service"
+	grep -qx "ExecStop=/usr/local/bin/damo clear --only-from /run/damon-policy/%i/contexts" \
+		"$T/destdir2/lib/systemd/system/damon-restore@.service"
 }
 
 t "report raw: the seed's text, byte for byte" test_raw
@@ -2277,7 +2952,7 @@ t "oracle: damonitor/damo reports our records with our figures" test_oracle_read
 t "oracle: damo reads records damonitor/damo's writer made" test_ours_reads_oracle
 t "record: option and target errors" test_record_args
 t "--help for every command and report type" test_help
-t "--help and the man page: --json, --raw-numbers, --by-unit" test_help_new_options
+t "--help and the man page: --json, --raw-numbers, --by-unit, intervals_goal, estimates" test_help_new_options
 t "damo version: every spelling; the man page agrees" test_version
 t "usage texts: the command and report type lists" test_usage_text
 t "option arguments: every kind's error; operands" test_option_errors
@@ -2292,6 +2967,12 @@ t "save --json: the schema; restore of it saves the same again" test_save_json
 t "restore of JSON: errors name the line; nothing done" test_restore_json_errors
 t "restore of quota goals: their metrics must be in features" test_restore_goal_features
 t "status: text and --json of a stand-in tree; errors" test_status_standin
+t "save: intervals_goal when not at its defaults; restore; the same again" test_save_intervals_goal
+t "restore of intervals_goal: only where features lists it; its relation" test_restore_intervals_features
+t "intervals_goal in a configfs-like tree: restore, status, save, clear" test_intervals_goal_fakecfs
+t "status: estimated bandwidth and idle time percentiles, by hand" test_status_access
+t "policies: damo's checks pass; the writes, in order; what a kernel lacks" test_policies_validate
+t "policies: exactly those files in a configfs-like tree; save, status, clear" test_policies_restore
 t "record: the file is 0600 whatever the umask; convert's too" test_record_mode
 t "record --timeout: stops, SIGTERMs the command it started; bad values" test_record_timeout
 t "record PID PID...: one context, a target each, until all exit" test_record_pids
@@ -2301,7 +2982,8 @@ t "images: .png .svg .pdf by extension, -o - a PNG on stdout, others refused" te
 t "built without cairo: terminal heatmap, image errors, make install" test_no_cairo_build
 t "heats: the default address range, said on stderr; the seed's differs" test_heats_range
 t "heats: the seed's heats.py on the same records" test_heats_seed_script
-t "make install; systemd-analyze verify on damon-restore.service" test_install_unit
+t "make install; the template unit restores its policy; systemd-analyze verify on both units" test_install_unit
+t "make install DESTDIR=: every file where documented, the units naming PREFIX's paths" test_install_destdir
 
 echo "# cli: $passed passed, $failed failed, $skipped skipped"
 echo "$passed $failed $skipped" > "$COUNTS"

@@ -773,6 +773,207 @@ struct bad_case {
 	const char *err;	/* expected prefix of the message */
 };
 
+/* intervals_goal: a group in a context, before its targets as save puts
+ * it; defaults and tuning told apart. */
+static const char intervals_conf[] =
+"# DAMON configfs setup (damo save); restore with `damo restore FILE`.\n"
+"\n"
+"context stat {\n"
+"\toperations paddr\n"
+"\tsample_us 5000\n"
+"\taggr_us 100000\n"
+"\tupdate_us 200000000\n"
+"\tintervals_goal {\n"
+"\t\taccess_bp 400\n"
+"\t\taggrs 3\n"
+"\t\tmin_sample_us 5000\n"
+"\t\tmax_sample_us 10000000\n"
+"\t}\n"
+"\ttarget ram {\n"
+"\t}\n"
+"\tstate on\n"
+"}\n";
+
+/* parse and validate text; the root, or NULL with err filled */
+static struct conf_node *parse_valid(const char *text, char *err,
+				     size_t len)
+{
+	struct conf_node *root = conf_parse(text, err, len);
+
+	if (root && conf_validate(root, err, len)) {
+		conf_free(root);
+		return NULL;
+	}
+	return root;
+}
+
+static int test_conf_intervals(void)
+{
+	static const struct bad_case bad[] = {
+		{ "context a {\n\tintervals_goal {\n\t\taccess_bp 10001\n\t}\n}\n", "line 3: access_bp: 10001 is out of range 0..10000" },
+		{ "context a {\n\tintervals_goal {\n\t\taggrs 0\n\t}\n}\n", "line 3: aggrs: 0 is out of range 1..4294967295" },
+		{ "context a {\n\tintervals_goal {\n\t\taggrs 4294967296\n\t}\n}\n", "line 3: aggrs: 4294967296 is out of range 1..4294967295" },
+		{ "context a {\n\tintervals_goal {\n\t\tmin_sample_us 0\n\t}\n}\n", "line 3: min_sample_us: 0 is out of range 1..18446744073709551615" },
+		{ "context a {\n\tintervals_goal {\n\t\tmax_sample_us 1e6\n\t}\n}\n", "line 3: max_sample_us: '1e6' is not a decimal number" },
+		/* at on, with tuning: the bounds the right way round, named
+		 * at min_sample_us, else at access_bp */
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tintervals_goal {\n\t\taccess_bp 1\n\t\tmin_sample_us 20000\n\t\tmax_sample_us 10000\n\t}\n\tstate on\n}\n", "line 7: context a: intervals_goal needs min_sample_us (20000) <= max_sample_us (10000) to tune" },
+		{ "context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tintervals_goal {\n\t\taccess_bp 1\n\t\tmax_sample_us 4999\n\t}\n\tstate on\n}\n", "line 6: context a: intervals_goal needs min_sample_us (5000) <= max_sample_us (4999) to tune" },
+	};
+	/* bounds the wrong way round matter only while tuning, and on */
+	static const char *const ok[] = {
+		"context a {\n\ttarget t {\n\t\tpid 1\n\t}\n\tintervals_goal {\n\t\tmin_sample_us 20000\n\t\tmax_sample_us 10000\n\t}\n\tstate on\n}\n",
+		"context a {\n\tintervals_goal {\n\t\taccess_bp 10000\n\t\tmin_sample_us 20000\n\t\tmax_sample_us 10000\n\t}\n}\n",
+		"context a {\n\tintervals_goal {\n\t}\n}\n",
+	};
+	struct conf_node *root, *again, *g;
+	char err[256] = "", *text, *json;
+	size_t i;
+
+	root = parse_valid(intervals_conf, err, sizeof(err));
+	CHECK(root);
+	g = root->children[0]->children[0];
+	CHECK(g->kind == CK_INTERVALS && !g->name && g->line == 8);
+	CHECK(!strcmp(conf_get(g, "access_bp"), "400"));
+	CHECK(conf_intervals_tune(g) && conf_intervals_set(g));
+	/* the text form prints back the same, and so does JSON, where the
+	 * group is an object before the targets */
+	text = conf_to_string(root);
+	CHECK(!strcmp(text, intervals_conf));
+	free(text);
+	json = conf_to_json(root);
+	CHECK(strstr(json, "\"update_us\": 200000000,\n      \"intervals_goal\": {\n        \"access_bp\": 400,\n        \"aggrs\": 3,\n        \"min_sample_us\": 5000,\n        \"max_sample_us\": 10000000\n      },\n      \"targets\": ["));
+	again = conf_parse_json(json, strlen(json), err, sizeof(err));
+	CHECK(again);
+	CHECK(conf_validate(again, err, sizeof(err)) == 0);
+	text = conf_to_string(again);
+	CHECK(!strcmp(text, intervals_conf));
+	free(text);
+	free(json);
+	conf_free(again);
+	/* the defaults: not set; any value off them: set; tuning: access_bp */
+	conf_set(g, "access_bp", "0", 0);
+	CHECK(!conf_intervals_tune(g) && !conf_intervals_set(g));
+	conf_set(g, "aggrs", "4", 0);
+	CHECK(!conf_intervals_tune(g) && conf_intervals_set(g));
+	conf_set(g, "aggrs", "+3", 0);
+	conf_set(g, "max_sample_us", "10000001", 0);
+	CHECK(conf_intervals_set(g));
+	conf_free(root);
+	root = conf_parse("context a {\n\tintervals_goal {\n\t}\n}\n", err,
+			  sizeof(err));
+	CHECK(root);
+	CHECK(!conf_intervals_set(root->children[0]->children[0]));
+	conf_free(root);
+	/* where it may be, once, and nameless */
+	root = conf_parse("context a {\n\tscheme s {\n\t\tintervals_goal {\n\t\t}\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 3: 'intervals_goal' cannot be inside scheme block"));
+	root = conf_parse("intervals_goal {\n}\n", err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 1: 'intervals_goal' cannot be inside the top level"));
+	root = conf_parse("context a {\n\tintervals_goal g {\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 2: 'intervals_goal' takes no name"));
+	root = conf_parse("context a {\n\tintervals_goal {\n\t}\n\tintervals_goal {\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 4: intervals_goal is already defined on line 2"));
+	root = conf_parse("context a {\n\tintervals_goal {\n\t\tsample_us 5\n\t}\n}\n",
+			  err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 3: unknown key 'sample_us' in a intervals_goal block"));
+	root = conf_parse("context a {\n\taccess_bp 400\n}\n", err, sizeof(err));
+	CHECK(!root && !strcmp(err, "line 2: unknown key 'access_bp' in a context block"));
+	root = conf_parse_json("{\"contexts\": [{\"name\": \"a\",\n \"intervals_goal\": []}]}",
+			       52, err, sizeof(err));
+	CHECK(!root && !strncmp(err, "line 2: JSON offset", 19));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		root = parse_valid(bad[i].text, err, sizeof(err));
+		if (root || strncmp(err, bad[i].err, strlen(bad[i].err))) {
+			printf("#   case %zu: got \"%s\"\n", i,
+			       root ? "(valid)" : err);
+			conf_free(root);
+			return -1;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		root = parse_valid(ok[i], err, sizeof(err));
+		if (!root) {
+			printf("#   ok case %zu: %s\n", i, err);
+			return -1;
+		}
+		conf_free(root);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ status */
+
+#define MIB		(1ULL << 20)
+
+/* access_stats(): bandwidth and idle percentiles of known regions. */
+static int test_access_stats(void)
+{
+	/* 10 MiB at 5 ms / 100 ms (20 samples), out of order: 2 MiB of it
+	 * touched per aggregation (2 MiB * 10/20 + 1 MiB * 20/20), 20 MiB/s;
+	 * idle 0 (3 MiB), 300 ms (4 MiB), 5 s (1 MiB), 60 s (2 MiB), and
+	 * every percentile on a boundary: p70 is 7 MiB, still 300 ms */
+	static const struct snap_region known[] = {
+		{ 0, 1 * MIB, 0, 50 },
+		{ 1 * MIB, 3 * MIB, 10, 4 },
+		{ 8 * MIB, 10 * MIB, 0, 600 },
+		{ 3 * MIB, 4 * MIB, 20, 1 },
+		{ 4 * MIB, 8 * MIB, 0, 3 },
+	};
+	static const uint64_t known_idle[NR_IDLE_PERCENTILES] = {
+		0, 0, 0, 0, 300000, 300000, 300000, 300000, 5000000,
+		60000000, 60000000,
+	};
+	struct snap_region r[3];
+	struct access_stats st;
+
+	CHECK(access_stats(known, ARRAY_SIZE(known), 5000, 100000, &st) == 0);
+	CHECK(st.bandwidth == 20 * MIB);
+	CHECK(!memcmp(st.idle_us, known_idle, sizeof(known_idle)));
+	/* the intervals scale it: twice the aggregation, half the rate,
+	 * twice the idle times */
+	CHECK(access_stats(known, ARRAY_SIZE(known), 10000, 200000, &st) == 0);
+	CHECK(st.bandwidth == 10 * MIB);
+	CHECK(st.idle_us[4] == 600000 && st.idle_us[10] == 120000000);
+	/* nothing to go by: no regions, or only empty ones */
+	CHECK(access_stats(NULL, 0, 5000, 100000, &st) == -1);
+	r[0] = (struct snap_region){ 4096, 4096, 3, 3 };
+	CHECK(access_stats(r, 1, 5000, 100000, &st) == -1);
+	/* one region: every percentile is its idle time; an empty one does
+	 * not count; an access count past the full scale is the full scale */
+	r[1] = (struct snap_region){ 0, 4096, 0, 7 };
+	CHECK(access_stats(r, 2, 5000, 100000, &st) == 0);
+	CHECK(st.bandwidth == 0);
+	CHECK(st.idle_us[0] == 700000 && st.idle_us[10] == 700000);
+	r[1].nr_accesses = 99;
+	CHECK(access_stats(r, 2, 5000, 100000, &st) == 0);
+	CHECK(st.bandwidth == 40960 && st.idle_us[0] == 0 && st.idle_us[10] == 0);
+	/* sample_us above aggr_us (not a setup "on" takes): one sample */
+	CHECK(access_stats(r, 2, 200000, 100000, &st) == 0);
+	CHECK(st.bandwidth == 40960);
+	/* not a whole byte: rounded; the smallest share decides p0 and a
+	 * byte past 10 % p10 */
+	r[0] = (struct snap_region){ 0, 3, 1, 0 };
+	r[1] = (struct snap_region){ 3, 30, 0, 1 };
+	CHECK(access_stats(r, 2, 3, 9, &st) == 0);
+	CHECK(st.bandwidth == 111111);	/* 3 B * 1/3 per 9 us */
+	CHECK(st.idle_us[0] == 0 && st.idle_us[1] == 0 && st.idle_us[2] == 9);
+	/* idle for longer than 64 bits of us: saturated, not wrapped */
+	r[0] = (struct snap_region){ 0, 4096, 0, UINT32_MAX };
+	r[1] = (struct snap_region){ 4096, 8192, 1, 0 };
+	CHECK(access_stats(r, 2, 1, 1ULL << 40, &st) == 0);
+	CHECK(st.idle_us[5] == 0 && st.idle_us[6] == UINT64_MAX);
+	/* the largest sizes and counts do not overflow: (2^64 - 1) B in
+	 * 2^32 of 2^40 samples, per 2^40 us */
+	r[0] = (struct snap_region){ 0, UINT64_MAX, 1ULL << 32, 0 };
+	CHECK(access_stats(r, 1, 1, 1ULL << 40, &st) == 0);
+	CHECK(st.bandwidth == 65536000000ULL);
+	return 0;
+}
+
 /* Every class of syntax error, each with its line. */
 static int test_conf_parse_errors(void)
 {
@@ -1288,6 +1489,8 @@ int main(int argc, char **argv)
 	run("conf: print and parse round-trip", test_conf_roundtrip);
 	run("conf: paddr, migrate actions and target_nid, memcg and young filters; text and JSON round-trip", test_conf_paddr);
 	run("conf: quota goals in quotas; text and JSON round-trip; where they may be", test_conf_goals);
+	run("conf: intervals_goal in a context; defaults, tuning, values, relations; text and JSON", test_conf_intervals);
+	run("status: estimated bandwidth and idle time percentiles of known regions", test_access_stats);
 	run("conf: every class of syntax error, with its line", test_conf_parse_errors);
 	run("conf: every class of invalid value and relation", test_conf_validate_errors);
 	run("targets: command and unit resolution on a fake /proc", test_resolve);
