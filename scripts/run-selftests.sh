@@ -36,7 +36,8 @@
 #
 # Environment: ST_TIMEOUT (seconds for one machine's run, default 2400),
 # ST_TEST_TIMEOUT (seconds per test, default 300), ST_FILTER (bats --filter
-# regex without white space), ST_MEM (memory, default 1G), ST_SMP (CPUs of
+# regex without white space), ST_TAGS (a bats tag: only the tests
+# tagged with it, e.g. x86, see selftests/README.md), ST_MEM (memory, default 1G), ST_SMP (CPUs of
 # a QEMU machine, default 1), ST_VERBOSE=1
 # (show the console while it runs), ST_FUZZ_SEED and ST_FUZZ_SECS (passed
 # on to selftests/60-fuzz.bats).
@@ -260,6 +261,11 @@ init_env=(
 	ST_TEST_TIMEOUT="${ST_TEST_TIMEOUT:-300}"
 )
 [ -n "${ST_FILTER:-}" ] && init_env+=(ST_FILTER="$ST_FILTER")
+case ${ST_TAGS:-} in
+'') ;;
+*[!a-z0-9_-]*) die "ST_TAGS must be one tag ([a-z0-9_-]), not '$ST_TAGS'" ;;
+*) init_env+=(ST_TAGS="$ST_TAGS") ;;
+esac
 for v in ST_FUZZ_SEED ST_FUZZ_SECS; do
 	case ${!v:-} in
 	'') ;;

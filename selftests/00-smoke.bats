@@ -6,6 +6,7 @@
 # behave as the other suites assume, and that a DAMON is built into the
 # kernel under test.
 
+# bats file_tags=x86
 load lib
 
 teardown() {

@@ -119,6 +119,7 @@ maps_span() {
 	echo "$lo $hi"
 }
 
+# bats test_tags=x86
 @test "vaddr: regions in the hot range show clearly more accesses than in the cold range" {
 	st_start_hotcold 8 16
 	monitor web vaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \
@@ -128,6 +129,7 @@ maps_span() {
 	expect_hot_beats_cold web t0 "$ST_ACC_MAX"
 }
 
+# bats test_tags=x86
 @test "vaddr on transparent huge pages: the hot range shows clearly more accesses (PMD Accessed bits)" {
 	local want huge
 	st_require_thp
@@ -148,6 +150,7 @@ maps_span() {
 		{ echo "AnonHugePages $huge KiB after monitoring"; return 1; }
 }
 
+# bats test_tags=x86
 @test "vaddr on hugetlb pages: the hot range shows clearly more accesses (huge PTE Accessed bits)" {
 	# 8 + 16 MiB in 2 MiB pages
 	st_require_hugetlb 12
@@ -159,6 +162,7 @@ maps_span() {
 	expect_hot_beats_cold web t0 "$ST_ACC_MAX"
 }
 
+# bats test_tags=x86
 @test "fvaddr: the given hot range shows clearly more accesses than the cold one" {
 	st_start_hotcold 4 8
 	monitor web fvaddr "$ST_PID" "$ST_ACC_SAMPLE_US" "$ST_ACC_AGGR_US" \
@@ -181,6 +185,7 @@ maps_span() {
 	done
 }
 
+# bats test_tags=x86
 @test "vaddr: the regions cover the workload's ranges and stay within its mappings" {
 	local i lo hi first last
 	st_start_hotcold 4 8
@@ -307,6 +312,7 @@ maps_span() {
 	[ "$max_age" -ge 5 ] || { echo "max age $max_age after $LAST_AGGR aggregations"; cat "$SNAP"; return 1; }
 }
 
+# bats test_tags=x86
 @test "vaddr: given regions are where monitoring starts, then it follows the address space" {
 	local got n
 	st_start_hotcold 4 8

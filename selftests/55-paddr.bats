@@ -13,6 +13,7 @@
 # cgroup's workload and the young filter sparing pages being touched; and
 # the setups on and commit refuse for paddr.
 
+# bats file_tags=x86
 load lib
 load configfs
 
@@ -452,7 +453,7 @@ wait_resident_at_most() {
 # migrate_cold moves the idle range, migrate_hot the accessed one, to the
 # node in target_nid; the other range stays where it was.  The workload's
 # pages start on one node (the one it runs on); they move to another.
-@test "paddr migrate_cold and migrate_hot move the cold and the hot range to target_nid; data verifies" {
+@test "paddr migrate_cold and migrate_hot move the cold and the hot range to target_nid, and migrate_hot back; data verifies" {
 	grep -qw paddr:action:migrate_cold "$CFS/features" ||
 		skip "no paddr:action:migrate_cold in features (no CONFIG_MIGRATION)"
 	local nodes hot0=$BATS_TEST_TMPDIR/hot0 hot1=$BATS_TEST_TMPDIR/hot1
@@ -497,6 +498,10 @@ wait_resident_at_most() {
 	kept=$(frames_kept "$cold1" "$cold2")
 	echo "cold pages still in their frames: $kept %"
 	[ "$kept" -ge 75 ]
+	# and back: migrate_hot to the node it came from brings it home
+	cfs_set "$C/schemes/s0/target_nid" "$src"
+	cfs_commit pa
+	wait_node "$ST_PID" "$HOT_START" "$HOT_END" "$src" 75 120
 	cfs_off pa
 	st_stop "$ST_PID" TERM 120
 	[ "$ST_STATUS" -eq 0 ] || { cat "$ST_OUT"; return 1; }

@@ -290,12 +290,14 @@ expect_off() {
 
 # ------------------------------------------------------------ the tree
 
+# bats test_tags=x86
 @test "swap on zram is set up for the suite (pageout needs it)" {
 	st_need_swap
 	grep -q '^/dev/zram0 ' /proc/swaps
 	[ "$(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo)" -gt 0 ]
 }
 
+# bats test_tags=x86
 @test "features lists schemes, the filter types and the watermark metric" {
 	local w
 	for w in schemes action:stat action:willneed action:cold action:pageout \
@@ -872,6 +874,7 @@ tried_per_aggr() {
 	stop_verified "$ST_PID"
 }
 
+# bats test_tags=x86
 @test "pageout of idle regions pages the cold range out, keeps the hot range, loses no data" {
 	st_need_swap
 	local rss0 rss1 cold_sz
@@ -897,6 +900,7 @@ tried_per_aggr() {
 	grep -q '^verify: ok' "$ST_OUT"
 }
 
+# bats test_tags=x86
 @test "cold acts on idle regions without paging them out, and restarts their ages" {
 	local snap=$BATS_TEST_TMPDIR/snap i inside young
 	st_start_hotcold 4 16
@@ -922,6 +926,7 @@ tried_per_aggr() {
 	stop_verified "$ST_PID"
 }
 
+# bats test_tags=x86
 @test "a bytes quota bounds what is paged out per reset interval; qt_exceeds counts the used-up intervals" {
 	st_need_swap
 	local t0 t1 a0 a1 q0 q1 ms bound
@@ -985,6 +990,7 @@ tried_per_aggr() {
 		{ echo "ms 2^43: effective_bytes $big; ms 2^44: $(cat "$q/effective_bytes")"; return 1; }
 }
 
+# bats test_tags=x86
 @test "watermarks: a window that excludes the free memory rate keeps a scheme off, one that includes it turns it on" {
 	local w=$S/watermarks rate above
 	cfs_start_sleeper 2
@@ -1082,6 +1088,7 @@ idle_ctx() {
 		cfs_mktarget "$1" t0 "$2"
 }
 
+# bats test_tags=x86
 @test "watermarks keeping every scheme off stop monitoring and its CPU use; a commit turning one on resumes it at once" {
 	local w=$S/watermarks ticks wakes start
 	[ "$(free_rate)" -gt 0 ]
@@ -1158,6 +1165,26 @@ idle_ctx() {
 	cfs_expect_value "$CFS_CTXS/plain/state" on
 }
 
+@test "an idle kdamond notices its target's exit within an update interval and stops" {
+	local start
+	cfs_start_sleeper 8
+	# 1 s updates; the watermarks are checked once a minute and keep s0 off
+	cfs_mkctx web 1000 20000 1000000 10 200
+	cfs_mktarget web t0 "$SLEEPER_PID"
+	scheme web s0 stat watermarks/metric=free_mem_rate \
+		watermarks/interval_us=60000000
+	cfs_on web
+	cfs_expect_value "$C/nr_aggregations" 0
+	start=$SECONDS
+	st_stop "$SLEEPER_PID" TERM
+	cfs_wait_off web 30
+	echo "stopped $((SECONDS - start))s after the exit"
+	[ $((SECONDS - start)) -lt 20 ]
+	expect_off web
+	cfs_expect_value "$C/nr_aggregations" 0
+	cfs_expect ESRCH "$C/state" on
+}
+
 # anon_pair PATH0 PATH1: two anonfile workloads (the second range of each
 # mapped from PATH0 and PATH1, "-" for shared anonymous memory), each under
 # a cold-memory pageout scheme: context y with an anon filter matching Y
@@ -1186,6 +1213,7 @@ anon_pair_stop() {
 	stop_verified "$P0"
 }
 
+# bats test_tags=x86
 @test "anon filter: matching Y leaves anonymous memory alone, matching N acts on nothing else" {
 	st_need_swap
 	anon_pair "$BATS_TEST_TMPDIR/file0" "$BATS_TEST_TMPDIR/file1"
@@ -1198,6 +1226,7 @@ anon_pair_stop() {
 	anon_pair_stop
 }
 
+# bats test_tags=x86
 @test "anon filter: shared anonymous memory is anonymous (MAP_SHARED|MAP_ANONYMOUS)" {
 	st_need_swap
 	anon_pair - -
@@ -1321,6 +1350,7 @@ vma_flags_in() {
 	done
 }
 
+# bats test_tags=x86
 @test "hugepage and nohugepage set the huge page advice of the regions' mappings" {
 	if ! has_feature action:hugepage || ! has_feature action:nohugepage; then
 		skip "features lacks action:hugepage/nohugepage: no transparent huge pages in this kernel"
@@ -1353,6 +1383,7 @@ hot_huge_kib_at_most() {
 	[ "$(st_anon_huge_kib "$ST_PID" "$HOT_START" "$HOT_END")" -le "$1" ]
 }
 
+# bats test_tags=x86
 @test "hugepage makes the re-faulted hot range huge pages (AnonHugePages); nohugepage makes it base pages again" {
 	st_require_thp
 	# the hot range is advised MADV_NOHUGEPAGE and re-faulted every pass

@@ -11,6 +11,7 @@
 #   ST_OUTDIR        results directory (a host path, written through the root)
 #   ST_SUITES        comma-separated .bats files (default: selftests/*.bats)
 #   ST_FILTER        bats --filter regex (no white space), optional
+#   ST_TAGS          bats --filter-tags: only the tests with this tag, optional
 #   ST_TEST_TIMEOUT  seconds one test may take (default 300, 0: no limit)
 #   ST_FUZZ_SEED, ST_FUZZ_SECS   for 60-fuzz.bats, optional
 #
@@ -41,6 +42,7 @@ init_scratch "$(dirname "$ST_DIR")" "$ST_OUTDIR" "${suites[@]%/*}"
 [ ${#suites[@]} -gt 0 ] || suites=("$ST_DIR"/*.bats)
 opts=(--formatter tap --timing)
 [ -n "${ST_FILTER:-}" ] && opts+=(--filter "$ST_FILTER")
+[ -n "${ST_TAGS:-}" ] && opts+=(--filter-tags "$ST_TAGS")
 # Per-test watchdog; ST_TEST_TIMEOUT=0 turns it off.
 if [ "${ST_TEST_TIMEOUT:-300}" != 0 ]; then
 	export BATS_TEST_TIMEOUT=${ST_TEST_TIMEOUT:-300}
