@@ -134,6 +134,7 @@ damo_setup_rich() {
 
 # ------------------------------------------------------------ record
 
+# bats test_tags=x86
 @test "damo record runs hotcold to its end; the record shows the hot range hot" {
 	local rec=$D/hot.data out=$D/out err=$D/err pid hs he cs ce line
 	local t0 t1 tmin nbins
@@ -193,6 +194,7 @@ damo_setup_rich() {
 # never used by damo itself; scripts/oracle-dir.sh says where it is.
 DAMO_ORACLE=$("$ST_DIR/../scripts/oracle-dir.sh")
 
+# bats test_tags=x86
 @test "damo record writes damonitor/damo's format; it reports our figures" {
 	local rec=$D/rec.data
 	command -v python3 > /dev/null ||
@@ -398,6 +400,7 @@ damo__paddr_check() {
 	echo "$nr $covered"
 }
 
+# bats test_tags=x86
 @test "damo record --paddr records physical memory: regions cover MemTotal; reports work on it" {
 	local rec=$D/paddr.data nr covered
 	grep -qw ops:paddr "$CFS/features" || skip "no ops:paddr in features"
@@ -437,6 +440,7 @@ damo__paddr_check() {
 
 # ------------------------------------------------------------ tracepoints
 
+# bats test_tags=x86
 @test "damon:damon_aggregated shows the regions the snapshot shows" {
 	local c=$CFS_CTXS/tr f=$TRACEFS/events/damon/damon_aggregated/format
 	local n
@@ -727,4 +731,60 @@ damo__paddr_check() {
 	# without the fault, the same file works
 	"$DAMO" restore "$D/z.conf"
 	[ "$(cfs_state first)" = on ] && [ "$(cfs_state second)" = on ]
+}
+
+# bats test_tags=x86
+@test "the shipped policies restore and run here; status estimates bandwidth and idle time; clear removes them" {
+	local pol=$ST_DIR/../tools/policies c=$CFS_CTXS s
+	"$DAMO" restore --dry-run "$pol/reclaim.conf" > /dev/null
+	"$DAMO" restore --dry-run "$pol/lru_sort.conf" > /dev/null
+	"$DAMO" restore --dry-run "$pol/stat.conf" > /dev/null
+	"$DAMO" restore "$pol/reclaim.conf"
+	"$DAMO" restore "$pol/lru_sort.conf"
+	"$DAMO" restore "$pol/stat.conf"
+	[ "$(damo_contexts | tr '\n' ' ')" = "lru_sort reclaim stat " ]
+	for s in reclaim lru_sort stat; do
+		[ "$(cfs_state "$s")" = on ]
+		cfs_expect_value "$c/$s/operations" paddr
+		[ "$(cat "$c/$s/kdamond_pid")" -gt 0 ]
+	done
+	# what each one is, as the admin guide says
+	s=$c/reclaim/schemes/cold
+	cfs_expect_value "$s/action" pageout
+	cfs_expect_value "$s/access_pattern/max_nr_accesses" 0
+	cfs_expect_value "$s/access_pattern/min_age" 1200
+	cfs_expect_value "$s/quotas/ms" 20
+	cfs_expect_value "$s/quotas/bytes" 268435456
+	cfs_expect_value "$s/quotas/goals/psi/target_metric" some_mem_psi_us
+	cfs_expect_value "$s/watermarks/metric" free_mem_rate
+	[ "$(cat "$s/watermarks/high") $(cat "$s/watermarks/mid") $(cat "$s/watermarks/low")" = "500 400 200" ]
+	cfs_expect_value "$s/filters/busy/type" young
+	[ "$(cat "$c/lru_sort/schemes/"*/action | sort | tr '\n' ' ')" = "lru_deprio lru_prio " ]
+	grep -qx active_mem_bp "$c/lru_sort/schemes/"*/quotas/goals/*/target_metric
+	[ -z "$(ls "$c/stat/schemes")" ]
+	cfs_expect_value "$c/stat/intervals_goal/access_bp" 400
+	cfs_expect_value "$c/stat/intervals_goal/min_sample_us" 5000
+	cfs_expect_value "$c/stat/intervals_goal/max_sample_us" 10000000
+	# the stat context's figures, once it has aggregated
+	damo_wait_aggr stat 2
+	"$DAMO" status > "$BATS_TEST_TMPDIR/status"
+	cat "$BATS_TEST_TMPDIR/status"
+	sed -n '/^context stat:/,/^context /p' "$BATS_TEST_TMPDIR/status" > "$BATS_TEST_TMPDIR/stat"
+	grep -q '^  intervals goal: 4 % of the observable accesses' "$BATS_TEST_TMPDIR/stat"
+	grep -Eq '^  estimated memory bandwidth: [0-9.]+ [KMGTPE]?i?B/s$' "$BATS_TEST_TMPDIR/stat"
+	grep -Eq '^  memory idle time: p0 .*, p50 .*, p100 ' "$BATS_TEST_TMPDIR/stat"
+	"$DAMO" status --json > "$BATS_TEST_TMPDIR/status.json"
+	python3 - "$BATS_TEST_TMPDIR/status.json" <<-'PY'
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	ctxs = doc["contexts"] if isinstance(doc, dict) else doc
+	st = next(c for c in ctxs if c["name"] == "stat")
+	assert isinstance(st["estimated_memory_bandwidth"], int), st
+	p = st["memory_idle_us_percentiles"]
+	vals = [p["p%d" % k] for k in range(0, 101, 10)]
+	assert vals == sorted(vals), vals
+	assert st["intervals_goal"]["access_bp"] == 400, st
+	PY
+	"$DAMO" clear
+	[ -z "$(damo_contexts)" ]
 }
