@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Fuzzing the configfs input (configfs-layout.md): random and adversarial
-# writes to every attribute of a context, its targets and regions, its
-# schemes and their default groups, filters and quota goals, with on/off/commit
-# interleaved and live workloads as targets.  bin/cfsfuzz
-# (workloads/cfsfuzz/) does the writing and checks each result and each
-# read-back against the contract; afterwards every file must still read a
-# valid value and the context must still turn on and off cleanly.  The
-# runner fails the run on any kernel splat the fuzzing causes.
+# writes to every attribute of a context, its intervals_goal/, its targets
+# and regions, its schemes and their default groups, filters and quota
+# goals, with on/off/commit interleaved and live workloads as targets.
+# bin/cfsfuzz (workloads/cfsfuzz/) does the writing and checks each result
+# and each read-back against the contract; afterwards every file must still
+# read a valid value and the context must still turn on and off cleanly.
+# The runner fails the run on any kernel splat the fuzzing causes.
 #
 # The seed is fixed (so a failure can be replayed) and printed in the TAP;
 # ST_FUZZ_SEED and ST_FUZZ_SECS (default 60) override it and the duration:
@@ -185,6 +185,10 @@ valid_tree() {
 		(( VALID_VAL >= 3 && VALID_VAL <= 100000 )) ||
 			{ echo "$c/$f out of range: $VALID_VAL"; return 1; }
 	done
+	valid_num "$c/intervals_goal/access_bp" 10000 &&
+	valid_num "$c/intervals_goal/aggrs" 4294967295 "$POS" &&
+	valid_num "$c/intervals_goal/min_sample_us" "$U64_MAX" "$POS" &&
+	valid_num "$c/intervals_goal/max_sample_us" "$U64_MAX" "$POS" || return 1
 	valid "$c/state" 'on|off' || return 1
 	state=$VALID_VAL
 	valid "$c/kdamond_pid" "$PID" || return 1
@@ -220,7 +224,7 @@ stats_of() {
 	echo "${vals[*]}"
 }
 
-@test "fuzzed writes to every file of a context, its targets, regions, schemes, filters and goals" {
+@test "fuzzed writes to every file of a context, its intervals goal, targets, regions, schemes, filters and goals" {
 	local out=$BATS_TEST_TMPDIR/fuzz.out hot hot_out sleeper c=$CFS_CTXS/fuzz
 	local features start end s f nt st na sa qt nt0
 	features=$(cat "$CFS/features")
@@ -264,6 +268,12 @@ stats_of() {
 	[ ! -d "$c/targets/tx" ] || cfs_expect_rmdir OK "$c/targets/tx"
 	cfs_set "$c/operations" vaddr
 	cfs_attrs fuzz 5000 50000 200000 10 1000
+	# no tuning, so that the intervals stay as written (and a
+	# min_sample_us above max_sample_us would not matter)
+	cfs_set "$c/intervals_goal/access_bp" 0
+	cfs_set "$c/intervals_goal/aggrs" 3
+	cfs_set "$c/intervals_goal/min_sample_us" 5000
+	cfs_set "$c/intervals_goal/max_sample_us" 10000000
 	cfs_set "$c/targets/t0/pid" "$hot"
 	cfs_set "$c/targets/t1/pid" "$sleeper"
 	cfs_set "$c/targets/t0/regions/r0/start" "$HOT_START"

@@ -42,6 +42,7 @@ void note_state(int w, int err, bool was_on)
 			extra_running[i] = false;
 	}
 	note_goals(w, err, was_on);
+	note_intervals(w, err, was_on);
 }
 
 /* Write @val to file @name of directory @dir, unchecked. */
@@ -60,13 +61,13 @@ static void dir_op_eperm(bool mk)
 		"schemes/s0/stats/x", "schemes/s0/access_pattern/x",
 		"schemes/s0/quotas/x", "schemes/s0/watermarks/x",
 		"schemes/s1/filters/f0/x", "targets/t0/regions/r0/x",
-		"schemes/s0/quotas/goals/g0/x",
+		"schemes/s0/quotas/goals/g0/x", "intervals_goal/x",
 	};
 	static const char *const no_rmdir[] = {
 		"schemes/s0/stats", "schemes/s1/filters",
 		"schemes/s0/access_pattern", "schemes/s1/quotas",
 		"schemes/s0/watermarks", "targets/t1/regions",
-		"schemes/s0/quotas/goals",
+		"schemes/s0/quotas/goals", "intervals_goal",
 	};
 	char path[PATH_MAX];
 	int err;
@@ -117,7 +118,8 @@ static void make_extra(int which, const char *path)
  * extra scheme sx, an extra filter s0/filters/fx and an extra quota goal
  * s1/quotas/goals/gx; and mkdir/rmdir where configfs allows none (in a
  * scheme's default groups but filters/ and quotas/goals/, in a filter or a
- * goal; of a default group), which must fail with EPERM.
+ * goal, in intervals_goal/; of a default group), which must fail with
+ * EPERM.
  */
 void dir_op(void)
 {

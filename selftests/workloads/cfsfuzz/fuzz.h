@@ -14,7 +14,8 @@
 
 /*
  * K_NUM: an unsigned number in [min, max]; K_INT: a signed one (a
- * scheme's target_nid) in [(long)min, (long)max]; K_WORD: one of @words
+ * scheme's target_nid) in [(long)min, (long)max]; K_PID: a target's pid,
+ * written as a K_NUM, reads -1 while unset; K_WORD: one of @words
  * (accepted where @word_ok says so), reads the word; K_BOOL: a filter's
  * matching, reads Y or N; K_NAME: a filter's target, any name of up to
  * NAME_MAX bytes, reads it back; K_PATH: a filter's memcg_path, empty or
@@ -22,8 +23,10 @@
  * (stats, effective_bytes) that no write may change into garbage.
  *
  * A K_NUM that is @unsettled (a quota goal's current_value while the
- * kernel has been measuring the goal's metric into it) is still checked
- * for its range after every write and read, but not against the model.
+ * kernel has been measuring the goal's metric into it; sample_us and
+ * aggr_us while the running setup may tune them, see intervals_goal/) is
+ * still checked for its range after every write and read, but not against
+ * the model, which keeps the value written (staged).
  */
 enum kind { K_NUM, K_INT, K_PID, K_OPS, K_STATE, K_WORD, K_BOOL, K_NAME,
 	    K_PATH, K_RO };
@@ -50,10 +53,11 @@ struct val {
 	size_t len;
 };
 
-/* The context's attributes, first in attrs[]. */
+/* The context's attributes, first in attrs[]; A_IG_*: intervals_goal/ */
 enum { A_OPS, A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX, A_STATE,
 	A_T0_PID, A_T1_PID, A_T0R0_START, A_T0R0_END, A_T0R1_START,
-	A_T0R1_END, A_T1R0_START, A_T1R0_END, NR_CTX_ATTRS };
+	A_T0R1_END, A_T1R0_START, A_T1R0_END, A_IG_BP, A_IG_AGGRS,
+	A_IG_MIN, A_IG_MAX, NR_CTX_ATTRS };
 
 #define MAX_ATTRS	128
 #define NR_SCHEMES	2
@@ -138,10 +142,8 @@ const char *gen_value_for(struct val *v, const struct attr *a);
 /* oracle.c */
 int predict_word(const struct val *v, const char *const *names, int nr,
 		 const bool *ok, int *alt, unsigned long *num);
-void predict_num(const struct val *v, unsigned long min, unsigned long max,
-		 int *want, int *alt, unsigned long *num);
-void predict_int(const struct val *v, long min, long max, int *want,
-		 int *alt, long *num);
+void predict_num(const struct val *v, const struct attr *a, int *want,
+		 int *alt, long long *num);
 void predict_name(const struct val *v, int *want, int *alt, size_t *len);
 void predict_path(const struct val *v, int *want, int *alt, size_t *len);
 extern const bool bool_value[8];
@@ -159,5 +161,7 @@ void repair(void);
 void dir_op(void);
 void note_state(int w, int err, bool was_on);
 void note_goals(int w, int err, bool was_on);
+bool intervals_refused(int w, bool was_on);
+void note_intervals(int w, int err, bool was_on);
 
 #endif /* FUZZ_H */

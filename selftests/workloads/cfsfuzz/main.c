@@ -9,18 +9,21 @@
  *	(valid, boundary, huge, negative, 4 KiB long, embedded NULs,
  *	non-UTF-8 bytes, partial numbers, white space variants, words with
  *	junk, near-miss words, long names, empty writes) to every attribute
- *	of the context, its targets, regions, schemes, their default groups,
- *	filters and goals (and now and then to the read-only statistics), in
- *	an order drawn from SEED, interleaved with on/off/commit, reads,
- *	mkdir/rmdir of extra items and where configfs allows none, and
- *	repairs to a valid setup (so that the kdamond really runs with many
- *	of the values).  Every write's result is checked against
- *	configfs-layout.md, and so is what the file reads back afterwards
- *	(the value written, or the old one after a failure; a goal's
- *	current_value only for its range while the kernel measures into it);
- *	so are rmdir's results (EBUSY exactly for what the running setup
- *	holds) and the statistics (applied <= tried).  Prints
- *	"seed SEED" first, a summary last; exits 1 on any violation.
+ *	of the context, its intervals_goal/, targets, regions, schemes, their
+ *	default groups, filters and goals (and now and then to the read-only
+ *	statistics), in an order drawn from SEED, interleaved with
+ *	on/off/commit, reads, mkdir/rmdir of extra items and where configfs
+ *	allows none, and repairs to a valid setup (so that the kdamond really
+ *	runs with many of the values).  Every write's result is checked
+ *	against configfs-layout.md, and so is what the file reads back
+ *	afterwards (the value written, or the old one after a failure; a
+ *	goal's current_value only for its range while the kernel measures
+ *	into it, and so sample_us and aggr_us while the running setup tunes
+ *	them); so are on and commit where the model knows the setup is
+ *	invalid (tuning with min_sample_us > max_sample_us: they must fail),
+ *	rmdir's results (EBUSY exactly for what the running setup holds) and
+ *	the statistics (applied <= tried).  Prints "seed SEED" first, a
+ *	summary last; exits 1 on any violation.
  *
  *   cfsfuzz cycles CONTEXTS N PID ON_EVERY
  *	N times: mkdir a context, a target (pid PID) and a region, write

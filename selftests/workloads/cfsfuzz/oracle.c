@@ -56,23 +56,26 @@ static bool plain_value(const struct val *v, int *want, int *alt,
 }
 
 /*
- * What a number attribute does with @v (the first WRITE_MAX bytes of it):
+ * What number attribute @a does with @v (the first WRITE_MAX bytes of it):
  * *@want is the errno it must give (0: accepted, value in *@num), and
- * *@alt another errno the contract allows (-1: none).
+ * *@alt another errno the contract allows (-1: none).  One '+' may come
+ * first; for a signed one (K_INT: a scheme's target_nid) a '-' too, and
+ * a number out of [(long)min, (long)max] on either side is ERANGE; for
+ * an unsigned one (K_NUM, K_PID), below min is EINVAL, above max ERANGE.
  */
-void predict_num(const struct val *v, unsigned long min, unsigned long max,
-		 int *want, int *alt, unsigned long *num)
+void predict_num(const struct val *v, const struct attr *a, int *want,
+		 int *alt, long long *num)
 {
 	const char *s = v->buf, *end;
-	bool overflow, digits;
+	bool overflow, digits, neg = false, sign = a->kind == K_INT;
 	unsigned long x;
 	size_t len;
 
 	if (!plain_value(v, want, alt, &len))
 		return;
 	end = s + len;
-	if (*s == '+')
-		s++;
+	if (*s == '+' || (sign && *s == '-'))
+		neg = *s++ == '-';
 	s = parse_digits(s, end, &x, &digits, &overflow);
 	if (overflow) {
 		*want = ERANGE;
@@ -84,56 +87,24 @@ void predict_num(const struct val *v, unsigned long min, unsigned long max,
 		*want = EINVAL;
 		return;
 	}
-	if (x < min) {
-		*want = EINVAL;
+	if (!sign) {
+		if (x < a->min || x > a->max) {
+			*want = x < a->min ? EINVAL : ERANGE;
+			return;
+		}
+		*want = 0;
+		*num = (long long)x;
 		return;
 	}
-	if (x > max) {
+	/* up to LONG_MAX + 1 fits when negated (0 - x: no signed overflow) */
+	if (neg ? x > (unsigned long)LONG_MAX + 1 ||
+		  (long)(0UL - x) < (long)a->min :
+		  x > (unsigned long)(long)a->max) {
 		*want = ERANGE;
 		return;
 	}
 	*want = 0;
-	*num = x;
-}
-
-/*
- * The same for a signed number attribute (target_nid): one '+' or '-'
- * may come first, and a number out of [@min, @max] on either side is
- * ERANGE.
- */
-void predict_int(const struct val *v, long min, long max, int *want,
-		 int *alt, long *num)
-{
-	const char *s = v->buf, *end;
-	bool overflow, digits, neg;
-	unsigned long x;
-	size_t len;
-
-	if (!plain_value(v, want, alt, &len))
-		return;
-	end = s + len;
-	neg = *s == '-';
-	if (*s == '+' || *s == '-')
-		s++;
-	s = parse_digits(s, end, &x, &digits, &overflow);
-	if (overflow) {
-		*want = ERANGE;
-		if (s != end)
-			*alt = EINVAL;
-		return;
-	}
-	if (!digits || s != end) {
-		*want = EINVAL;
-		return;
-	}
-	/* (x <= LONG_MAX + 1 fits when negated) */
-	if (neg ? x > (unsigned long)LONG_MAX + 1 || -(long)x < min :
-		  x > (unsigned long)max) {
-		*want = ERANGE;
-		return;
-	}
-	*want = 0;
-	*num = neg ? -(long)x : (long)x;
+	*num = neg ? (long)(0UL - x) : (long)x;
 }
 
 /* Which of @names @v is ("word" or "word\n"), or -1. */

@@ -9,7 +9,11 @@
 
 #include "fuzz.h"
 
-/* Write a valid value; it must be accepted.  Reloads the model. */
+/*
+ * Write a valid value; it must be accepted.  Reloads the model, but for
+ * an unsettled number, which may read a live value: the model is the
+ * value written then.
+ */
 static void set_ok(int i, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void set_ok(int i, const char *fmt, ...)
@@ -25,7 +29,10 @@ static void set_ok(int i, const char *fmt, ...)
 	err = write_str(a->path, buf);
 	if (err)
 		fail("repair: %s <- %s: %s", a->path, buf, ename(err));
-	attr_load(a);
+	if (!err && a->unsettled && a->kind == K_NUM)
+		a->model = (long long)strtoul(buf, NULL, 10);
+	else
+		attr_load(a);
 }
 
 /* Valid writes collected, then made in a random order. */
@@ -194,9 +201,51 @@ static void repair_scheme(struct scheme_attrs *sa)
 }
 
 /*
- * Make the staged setup valid: interval relations, region counts, the two
- * workloads as targets, non-overlapping regions, valid schemes.
- * Sometimes leaves the kdamond to apply it with a commit.
+ * The intervals goal: mostly (85 %) valid for on/commit, with tuning
+ * (access_bp set) half the time, between sampling intervals close to what
+ * repair() sets (so that the tuned aggregations keep short and commits do
+ * not wait for long), every few aggregations; without tuning,
+ * min_sample_us > max_sample_us now and then, which on/commit must take.
+ * Else tuning with min_sample_us > max_sample_us, for on/commit to refuse.
+ */
+static void repair_intervals(struct pending *p, int *n)
+{
+	static const unsigned long bps[] = { 1, 400, 2500, 9999, 10000 };
+	unsigned long bp, lo, hi;
+
+	ordered_pair(100, 50000, &lo, &hi);
+	if (chance(15)) {
+		bp = chance(50) ? bps[rnd_below(ARRAY_SIZE(bps))] :
+			1 + rnd_below(10000);
+		if (lo == hi)
+			hi++;
+		pend(p, n, A_IG_MIN, "%lu", hi);
+		pend(p, n, A_IG_MAX, "%lu\n", lo);
+	} else {
+		if (chance(50))
+			bp = 0;
+		else if (chance(50))
+			bp = bps[rnd_below(ARRAY_SIZE(bps))];
+		else
+			bp = 1 + rnd_below(10000);
+		if (!bp && chance(30) && lo < hi) {
+			unsigned long t = lo;	/* only checked while tuning */
+
+			lo = hi;
+			hi = t;
+		}
+		pend(p, n, A_IG_MIN, "%lu", lo);
+		pend(p, n, A_IG_MAX, "%lu\n", hi);
+	}
+	pend(p, n, A_IG_BP, chance(50) ? "%lu" : "%lu\n", bp);
+	pend(p, n, A_IG_AGGRS, "%lu", 1 + rnd_below(chance(90) ? 5 : 100));
+}
+
+/*
+ * Make the staged setup valid: interval relations, region counts, the
+ * intervals goal (now and then not), the two workloads as targets,
+ * non-overlapping regions, valid schemes.  Sometimes leaves the kdamond to
+ * apply it with a commit.
  */
 void repair(void)
 {
@@ -206,22 +255,18 @@ void repair(void)
 	unsigned long min = 3 + rnd_below(20);
 	unsigned long max = min + rnd_below(1000);
 	unsigned long base = 0x10000000UL + rnd_below(1UL << 20) * page;
-	int i, order[5] = { A_SAMPLE, A_AGGR, A_UPDATE, A_MIN, A_MAX };
-	unsigned long vals[5] = { sample, aggr, update, min, max };
+	struct pending p[16];
+	int i, n = 0;
 
 	nr_repairs++;
 	/* any order works: the relations are checked at on/commit only */
-	for (i = 4; i > 0; i--) {
-		int j = rnd_below(i + 1), t = order[i];
-		unsigned long tv = vals[i];
-
-		order[i] = order[j];
-		vals[i] = vals[j];
-		order[j] = t;
-		vals[j] = tv;
-	}
-	for (i = 0; i < 5; i++)
-		set_ok(order[i], "%lu\n", vals[i]);
+	pend(p, &n, A_SAMPLE, "%lu\n", sample);
+	pend(p, &n, A_AGGR, "%lu\n", aggr);
+	pend(p, &n, A_UPDATE, "%lu\n", update);
+	pend(p, &n, A_MIN, "%lu\n", min);
+	pend(p, &n, A_MAX, "%lu\n", max);
+	repair_intervals(p, &n);
+	pend_flush(p, n);
 	if (!state_is_on()) {
 		set_ok(A_OPS, chance(70) ? "vaddr" : "fvaddr\n");
 		set_ok(A_T0_PID, "%ld", pid1);

@@ -35,7 +35,7 @@ void state_word(void)
 	const char *word = w[rnd_below(6)];
 	bool was_on = state_is_on();
 	long kpid = was_on ? kdamond_pid() : -1;
-	int err = write_state(attrs[A_STATE].path, word);
+	int err = write_state(attrs[A_STATE].path, word), cmd;
 
 	nr_state_words++;
 	count_errno(err);
@@ -69,7 +69,13 @@ void state_word(void)
 			fail("commit gave %s", ename(err));
 		break;
 	}
-	note_state(word[1] == 'n' ? 0 : word[1] == 'f' ? 1 : 2, err, was_on);
+	cmd = word[1] == 'n' ? 0 : word[1] == 'f' ? 1 : 2;
+	if (intervals_refused(cmd, was_on) && (!err || err == EINTR))
+		fail("%s gave %s, though intervals_goal/ tunes with min_sample_us %llu > max_sample_us %llu",
+		     ctx_words[cmd], ename(err),
+		     (unsigned long long)attrs[A_IG_MIN].model,
+		     (unsigned long long)attrs[A_IG_MAX].model);
+	note_state(cmd, err, was_on);
 	check_readback(&attrs[A_STATE], word);
 }
 
@@ -109,4 +115,46 @@ void note_goals(int w, int err, bool was_on)
 			}
 		}
 	}
+}
+
+/*
+ * Whether state word @w (0 on, 1 off, 2 commit; @was_on: the context was
+ * on before) must fail by the staged setup as the model knows it: an on
+ * from off or a commit validate it, and with intervals_goal/access_bp set
+ * (tuning) they refuse min_sample_us > max_sample_us (EINVAL, unless
+ * something else is wrong first); without access_bp they do not look.
+ */
+bool intervals_refused(int w, bool was_on)
+{
+	if (!(w == 0 && !was_on) && !(w == 2 && was_on))
+		return false;
+	return attrs[A_IG_BP].model &&
+	       (unsigned long long)attrs[A_IG_MIN].model >
+	       (unsigned long long)attrs[A_IG_MAX].model;
+}
+
+/*
+ * While the running setup tunes its intervals (intervals_goal/access_bp
+ * set at the on or commit that started it), sample_us and aggr_us read
+ * the values in use, which the kdamond changes at any time; written
+ * values are staged, and read back again once off, or once a commit
+ * without access_bp puts them back in use.  After state word @w gave @err
+ * (@was_on: the context was on before): whether the running setup may
+ * tune, and so whether those two reads are unsettled.  A commit
+ * interrupted by a signal may yet be applied, and an on while on may have
+ * met a kdamond that had just stopped by itself and started a new one: both
+ * keep what was tuning too.  A failed on or commit changes nothing.
+ */
+void note_intervals(int w, int err, bool was_on)
+{
+	static bool tuning;
+	bool staged = attrs[A_IG_BP].model != 0;
+
+	if ((w == 0 && !err && !was_on) || (w == 2 && !err))
+		tuning = staged;
+	else if ((w == 0 && !err) || (w == 2 && err == EINTR))
+		tuning = tuning || staged;
+	else if (w == 1 && !err)
+		tuning = false;
+	attrs[A_SAMPLE].unsettled = attrs[A_AGGR].unsettled = tuning;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cfsfuzz fuzz: the tree it fuzzes.  Under the empty context CTXDIR,
- * targets t0 and t1 with regions, schemes s0 (filters f0, f1; quota goal
- * g0) and s1 (filter f0); every file of them in attrs[], its model loaded
- * from what it reads, which must be the defaults of configfs-layout.md.
+ * cfsfuzz fuzz: the tree it fuzzes.  Under the empty context CTXDIR (with
+ * its intervals_goal/), targets t0 and t1 with regions, schemes s0
+ * (filters f0, f1; quota goal g0) and s1 (filter f0); every file of them
+ * in attrs[], its model loaded from what it reads, which must be the
+ * defaults of configfs-layout.md.
  */
 #define _GNU_SOURCE
 #include "fuzz.h"
@@ -336,8 +337,9 @@ static int read_features(void)
 			       ftype_ok, &ops_ftype_ok[0][0]) ||
 	    read_goal_features(buf))
 		return -1;
-	if (!action_ok[ACT_STAT]) {
-		fail("features lacks action:stat: %s", quote(buf, strlen(buf)));
+	if (!action_ok[ACT_STAT] || !has_word(buf, "intervals_goal")) {
+		fail("features lacks action:stat or intervals_goal: %s",
+		     quote(buf, strlen(buf)));
 		return -1;
 	}
 	/* lru_prio, lru_deprio, migrate_*, memcg and young are paddr's own */
@@ -397,6 +399,10 @@ int fuzz_setup(void)
 	attr_add("targets/t0/regions/r1/end", K_NUM, 0, ULONG_MAX);
 	attr_add("targets/t1/regions/r0/start", K_NUM, 0, ULONG_MAX);
 	attr_add("targets/t1/regions/r0/end", K_NUM, 0, ULONG_MAX);
+	attr_add("intervals_goal/access_bp", K_NUM, 0, 10000);
+	attr_add("intervals_goal/aggrs", K_NUM, 1, UINT_MAX);
+	attr_add("intervals_goal/min_sample_us", K_NUM, 1, ULONG_MAX);
+	attr_add("intervals_goal/max_sample_us", K_NUM, 1, ULONG_MAX);
 	if (nr_attrs != NR_CTX_ATTRS) {
 		fail("the context's attributes are out of order");
 		return -1;
@@ -411,8 +417,10 @@ int fuzz_setup(void)
 	    attrs[A_AGGR].model != 100000 || attrs[A_UPDATE].model != 1000000 ||
 	    attrs[A_MIN].model != 10 || attrs[A_MAX].model != 1000 ||
 	    attrs[A_T0_PID].model != -1 || attrs[A_T0R0_START].model != 0 ||
-	    attrs[A_T0R0_END].model != 0) {
-		fail("a new context, target or region has unexpected defaults");
+	    attrs[A_T0R0_END].model != 0 || attrs[A_IG_BP].model != 0 ||
+	    attrs[A_IG_AGGRS].model != 3 || attrs[A_IG_MIN].model != 5000 ||
+	    attrs[A_IG_MAX].model != 10000000) {
+		fail("a new context, its intervals_goal/, a target or a region has unexpected defaults");
 		return -1;
 	}
 	for (i = 0; i < NR_SCHEMES; i++) {

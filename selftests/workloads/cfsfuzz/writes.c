@@ -10,7 +10,9 @@
  * The state word @w (0 on, 1 off, 2 commit) gave @err (@was_on: the
  * context was on before).  Off must succeed, a commit while off must fail
  * with EINVAL; the rest depends on the setup, and may fail only with the
- * errnos that configfs-layout.md lists.  Returns the errno to expect.
+ * errnos that configfs-layout.md lists, and must fail where the model
+ * knows the setup is invalid (intervals_refused()).  Returns the errno to
+ * expect.
  */
 static int predict_state(const struct attr *a, int w, int err, bool was_on,
 			 const char *why)
@@ -35,6 +37,9 @@ static int predict_state(const struct attr *a, int w, int err, bool was_on,
 		    !(w == 2 && (err == EBUSY || err == EINTR)))
 			fail("%s: %s gave %s (%s)", a->path, ctx_words[w],
 			     ename(err), why);
+		/* invalid by the model: any errno above, but not success */
+		if (intervals_refused(w, was_on) && (!err || err == EINTR))
+			want = EINVAL;
 	}
 	if (w == 1 && !err && (state_is_on() || kdamond_pid() != -1))
 		fail("still on after off (%s)", why);
@@ -50,8 +55,8 @@ void fuzz_attr(int i)
 	const char *kind = gen_value_for(&v, a);
 	size_t eff = v.len > WRITE_MAX ? WRITE_MAX : v.len, name_len = 0;
 	int err, want = 0, alt = -1;
-	unsigned long num = 0;
-	long snum = 0;
+	unsigned long num = 0;	/* a word's index */
+	long long nval = 0;	/* a number */
 	char why[600];
 	ssize_t n;
 	bool was_on = false;
@@ -81,14 +86,11 @@ void fuzz_attr(int i)
 
 	switch (a->kind) {
 	case K_NUM:
-		predict_num(&v, a->min, a->max, &want, &alt, &num);
-		break;
 	case K_INT:
-		predict_int(&v, (long)a->min, (long)a->max, &want, &alt,
-			    &snum);
+		predict_num(&v, a, &want, &alt, &nval);
 		break;
 	case K_PID:
-		predict_num(&v, 1, INT_MAX, &want, &alt, &num);
+		predict_num(&v, a, &want, &alt, &nval);
 		/* a good number: the process may or may not exist */
 		if (!want && err == ESRCH)
 			want = ESRCH;
@@ -129,16 +131,20 @@ void fuzz_attr(int i)
 		fail("%s: expected %s%s%s, got %s (%s)", a->path, ename(want),
 		     alt >= 0 ? " or " : "", alt >= 0 ? ename(alt) : "",
 		     ename(err), why);
-		/* resynchronise the model with what the kernel did */
-		if (!err && a->kind != K_STATE)
+		/*
+		 * resynchronise the model with what the kernel did (not
+		 * from a file that may read a live value instead)
+		 */
+		if (!err && a->kind != K_STATE && !a->unsettled)
 			attr_load(a);
 		return;
 	}
 	if (!err && (a->kind == K_NAME || a->kind == K_PATH)) {
 		memcpy(a->sval, v.buf, name_len);
 		a->slen = name_len;
-	} else if (!err && a->kind == K_INT) {
-		a->model = snum;
+	} else if (!err && (a->kind == K_NUM || a->kind == K_INT ||
+			    a->kind == K_PID)) {
+		a->model = nval;
 	} else if (!err && a->kind != K_STATE && a->kind != K_RO) {
 		a->model = (long long)num;
 	}
