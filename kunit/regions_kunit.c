@@ -517,12 +517,15 @@ static void damon_test_nr_regions_bounds(struct kunit *test)
 /* Too many regions with very different counts: max_nr_regions still wins. */
 static void damon_test_merge_enforces_max(struct kunit *test)
 {
-	unsigned long p[64][2];
+	unsigned long (*p)[2];
 	struct damon_target *t;
 	struct damon_ctx *ctx;
 	struct damon_region *r;
 	unsigned int i;
 
+	/* on the heap: 1 KiB of stack is too much beside KASAN's redzones */
+	p = kunit_kcalloc(test, 64, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < 64; i++) {
 		p[i][0] = PAGE_SIZE * i;
 		p[i][1] = PAGE_SIZE * (i + 1);
