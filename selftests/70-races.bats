@@ -45,6 +45,7 @@ teardown() {
 	done
 	cfs_teardown || rc=1
 	swap_off_zram || rc=1
+	st_cgroups_cleanup
 	return $rc
 }
 
@@ -555,4 +556,53 @@ read_forever() {
 		cfs_expect_value "$CFS_CTXS/rd/state" off
 		cfs_expect_rmdir OK "$CFS_CTXS/rd"
 	done
+}
+
+# file_above FILE N: FILE holds a number above N (0 if N is left out).
+file_above() {
+	local v
+	read -r v < "$1" && [ "$v" -gt "${2:-0}" ]
+}
+
+@test "paddr: the cgroup a running memcg filter names is removed; the scheme runs on, commit refuses the path, off frees it" {
+	local c=$CFS_CTXS/pa s=$CFS_CTXS/pa/schemes/s0 n0 n1 end
+	grep -qw paddr:filter:memcg "$CFS/features" ||
+		skip "no paddr:filter:memcg in features (no CONFIG_MEMCG)"
+	kmemleak_begin
+	st_cgroups pa-gone
+	ST_CGROUP=$ST_CG/pa-gone cfs_start_sleeper 8
+	cfs_mkctx pa 5000 20000 100000 10 100
+	cfs_set "$c/operations" paddr
+	cfs_mktarget pa t0
+	cfs_mkscheme pa s0 f0
+	cfs_set "$s/action" stat
+	cfs_set "$s/filters/f0/type" memcg
+	cfs_set "$s/filters/f0/matching" N
+	cfs_set "$s/filters/f0/memcg_path" /pa-gone
+	cfs_on pa
+	st_wait_for 30 file_above "$s/stats/nr_tried"
+	# the cgroup goes while the filter holds it: its last task first
+	st_stop "$SLEEPER_PID" TERM
+	end=$((SECONDS + 30))
+	until rmdir "$ST_CG/pa-gone" 2>/dev/null; do
+		[ "$SECONDS" -lt "$end" ] || { echo "cannot remove pa-gone"; return 1; }
+		st_sleep 1
+	done
+	ST_CG_MADE=()
+	# the scheme goes on trying regions against the removed cgroup
+	n0=$(cfs_read "$s/stats/nr_tried")
+	st_wait_for 30 file_above "$s/stats/nr_tried" "$n0"
+	[ "$(cfs_state pa)" = on ]
+	# a commit looks the path up again: it names nothing now
+	cfs_expect EINVAL "$c/state" commit
+	[ "$(cfs_state pa)" = on ]
+	n1=$(cfs_read "$s/stats/nr_tried")
+	st_wait_for 30 file_above "$s/stats/nr_tried" "$n1"
+	cfs_expect OK "$c/state" off
+	stopped pa
+	# and with the filter gone, on works again
+	cfs_expect_rmdir OK "$s/filters/f0"
+	cfs_expect OK "$c/state" on
+	cfs_expect OK "$c/state" off
+	kmemleak_check
 }
