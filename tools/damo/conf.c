@@ -156,6 +156,18 @@ bool conf_kind_named(enum conf_kind k)
 	return kinds[k].named;
 }
 
+const struct conf_node *conf_find_child(const struct conf_node *n,
+					enum conf_kind k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr_children; i++)
+		if (n->children[i]->kind == k &&
+		    (!name || !strcmp(n->children[i]->name, name)))
+			return n->children[i];
+	return NULL;
+}
+
 bool conf_child_allowed(enum conf_kind parent, enum conf_kind child)
 {
 	return child_allowed(parent, child);

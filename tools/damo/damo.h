@@ -84,6 +84,18 @@ int cfs_check(void);
 /* The words of cfs_root()'s features file, a new string; NULL, said, if
  * it cannot be read. */
 char *cfs_features(void);
+/* A region of a target's snapshot, as configfs shows it. */
+struct snap_region {
+	uint64_t start, end;
+	uint64_t nr_accesses;	/* samples that found it accessed */
+	uint64_t age;		/* aggregation intervals */
+};
+/* The snapshot file of the target directory target_dir ("START END
+ * NR_ACCESSES AGE" a line) into a new array *regions of *nr; 0, -errno of
+ * the read (unsaid: -EAGAIN means read again), or -EINVAL after naming
+ * the line that is not a region. */
+int cfs_read_snapshot(const char *target_dir, struct snap_region **regions,
+		      size_t *nr);
 /* Whether features (cfs_features()'s text) lists word. */
 bool features_have(const char *features, const char *word);
 /* Whether configfs's features list word; -1, said, if unreadable. */
@@ -508,6 +520,9 @@ bool conf_valid_name(const char *s);
 bool conf_kind_named(enum conf_kind k);
 bool conf_is_attr(enum conf_kind k, const char *key);
 bool conf_child_allowed(enum conf_kind parent, enum conf_kind child);
+/* n's first child of kind k (named name; any name if name is NULL). */
+const struct conf_node *conf_find_child(const struct conf_node *n,
+					enum conf_kind k, const char *name);
 /*
  * The value that leaves an attribute unused if it is one that older
  * kernels lack (target_nid: "-1", memcg_path: ""), else NULL.  save leaves
@@ -565,13 +580,6 @@ int cmd_convert(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 int cmd_status(int argc, char **argv);
-
-/* status.c: a region of a target's snapshot, as configfs shows it. */
-struct snap_region {
-	uint64_t start, end;
-	uint64_t nr_accesses;	/* samples that found it accessed */
-	uint64_t age;		/* aggregation intervals */
-};
 
 /* p0, p10, ..., p100 */
 #define NR_IDLE_PERCENTILES	11

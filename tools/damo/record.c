@@ -245,47 +245,24 @@ static pid_t start_command(char **argv, int argc)
 	return pid;
 }
 
-/* A snapshot line: start end nr_accesses age */
-#define SNAPSHOT_FIELDS		4
-/* Room for this many regions first, then twice as many each time. */
-#define REGIONS_FIRST_ALLOC	64
-
-/* Parse the snapshot text into t; -errno (-EAGAIN: read again). */
+/* The target's snapshot into t; -errno (-EAGAIN: read again). */
 static int read_snapshot(const char *target, struct rec_task *t)
 {
-	char *p = xasprintf("%s/snapshot", target), *buf, *line, *save;
-	unsigned long long s, e;
-	unsigned int nr, age;
-	size_t len, cap = 0;
-	int r;
+	struct snap_region *rs;
+	size_t i, nr;
+	int r = cfs_read_snapshot(target, &rs, &nr);
 
-	r = read_whole(p, &buf, &len);
-	free(p);
 	if (r)
 		return r;
 	free(t->regions);
-	t->regions = NULL;
-	t->nr_regions = 0;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%llu %llu %u %u", &s, &e, &nr, &age) !=
-		    SNAPSHOT_FIELDS) {
-			damo_err("%s/snapshot: unexpected line '%s'", target,
-				 line);
-			free(buf);
-			return -EINVAL;
-		}
-		if (t->nr_regions == cap) {
-			cap = cap ? cap * 2 : REGIONS_FIRST_ALLOC;
-			t->regions = xrealloc(t->regions,
-					      cap * sizeof(*t->regions));
-		}
-		t->regions[t->nr_regions].start = s;
-		t->regions[t->nr_regions].end = e;
-		t->regions[t->nr_regions].nr_accesses = nr;
-		t->nr_regions++;
+	t->regions = xcalloc(nr ? nr : 1, sizeof(*t->regions));
+	for (i = 0; i < nr; i++) {
+		t->regions[i].start = rs[i].start;
+		t->regions[i].end = rs[i].end;
+		t->regions[i].nr_accesses = rs[i].nr_accesses;
 	}
-	free(buf);
+	t->nr_regions = nr;
+	free(rs);
 	return 0;
 }
 

@@ -464,15 +464,13 @@ static int check_intervals_features(const char *path,
 				    const struct conf_node *root)
 {
 	const struct conf_node *c = NULL, *g = NULL;
-	size_t i, j;
+	size_t i;
 	char *f;
 	int r = 0;
 
 	for (i = 0; i < root->nr_children && !g; i++) {
 		c = root->children[i];
-		for (j = 0; j < c->nr_children && !g; j++)
-			if (c->children[j]->kind == CK_INTERVALS)
-				g = c->children[j];
+		g = conf_find_child(c, CK_INTERVALS, NULL);
 	}
 	if (!g)
 		return 0;

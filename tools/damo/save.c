@@ -222,12 +222,12 @@ static int fill_intervals(struct conf_node *n, const char *dir)
  * writes: past update_us, restore (and "on") would refuse them. */
 static void check_tuned(const struct conf_node *n)
 {
-	const struct conf_node *g = n->nr_children ? n->children[0] : NULL;
+	const struct conf_node *g = conf_find_child(n, CK_INTERVALS, NULL);
 	const char *state = conf_get(n, "state");
 	const char *a = conf_get(n, "aggr_us"), *u = conf_get(n, "update_us");
 	uint64_t aggr, update;
 
-	if (!g || g->kind != CK_INTERVALS || !conf_intervals_tune(g) ||
+	if (!g || !conf_intervals_tune(g) ||
 	    !state || strcmp(state, "on") || !a || !u ||
 	    parse_u64(a, &aggr) || parse_u64(u, &update) || aggr <= update)
 		return;

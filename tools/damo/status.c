@@ -27,7 +27,7 @@
 struct st_target {
 	char *name;
 	char pid[ST_VALUE_MAX];
-	uint64_t nr_regions;		/* lines of its snapshot */
+	size_t nr_regions;		/* lines of its snapshot */
 	struct snap_region *regions;	/* and what they say */
 };
 
@@ -184,63 +184,18 @@ static int list_sorted(const char *dir, const char *sub, char ***names,
 	return r ? -1 : 0;
 }
 
-/* The fields of a snapshot line, "START END NR_ACCESSES AGE". */
-#define SNAP_FIELDS		4
-
-/* One line of a snapshot into r; 0, or -1 if it is not one. */
-static int parse_snap_line(char *line, struct snap_region *r)
-{
-	uint64_t *f[SNAP_FIELDS] = {
-		&r->start, &r->end, &r->nr_accesses, &r->age,
-	};
-	char *tok, *save = NULL;
-	size_t i;
-
-	for (i = 0; i < SNAP_FIELDS; i++) {
-		tok = strtok_r(i ? NULL : line, " \t", &save);
-		if (!tok || parse_u64(tok, f[i]))
-			return -1;
-	}
-	return strtok_r(NULL, " \t", &save) || r->start > r->end ? -1 : 0;
-}
-
-/* A target's snapshot: its regions, a line each. */
 static int read_snapshot(const char *dir, struct st_target *t)
 {
-	char *p = xasprintf("%s/snapshot", dir), *buf, *line, *next;
-	size_t len, lineno = 0;
 	int r, i;
 
 	for (i = 0; i < SNAPSHOT_TRIES; i++) {
-		r = read_whole(p, &buf, &len);
+		r = cfs_read_snapshot(dir, &t->regions, &t->nr_regions);
 		if (r != -EAGAIN)
 			break;
 	}
-	if (r) {
-		damo_err("reading %s: %s", p, strerror(-r));
-		free(p);
-		return -1;
-	}
-	for (line = buf; line < buf + len; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = buf + len;
-		lineno++;
-		t->regions = xrealloc(t->regions, (t->nr_regions + 1) *
-				      sizeof(*t->regions));
-		if (parse_snap_line(line, &t->regions[t->nr_regions])) {
-			damo_err("%s:%zu: not \"START END NR_ACCESSES AGE\"",
-				 p, lineno);
-			r = -1;
-			break;
-		}
-		t->nr_regions++;
-	}
-	free(buf);
-	free(p);
-	return r;
+	if (r && r != -EINVAL)
+		damo_err("reading %s/snapshot: %s", dir, strerror(-r));
+	return r ? -1 : 0;
 }
 
 static int read_target(const char *dir, struct st_target *t)

@@ -202,6 +202,69 @@ int cfs_check(void)
 	return r;
 }
 
+/* The fields of a snapshot line. */
+#define SNAP_FIELDS		4
+
+/* One line of a snapshot into r; 0, or -1 if it is not one. */
+static int parse_snap_line(char *line, struct snap_region *r)
+{
+	uint64_t *f[SNAP_FIELDS] = {
+		&r->start, &r->end, &r->nr_accesses, &r->age,
+	};
+	char *tok, *save = NULL;
+	size_t i;
+
+	for (i = 0; i < SNAP_FIELDS; i++) {
+		tok = strtok_r(i ? NULL : line, " \t", &save);
+		if (!tok || parse_u64(tok, f[i]))
+			return -1;
+	}
+	return strtok_r(NULL, " \t", &save) || r->start > r->end ? -1 : 0;
+}
+
+int cfs_read_snapshot(const char *target_dir, struct snap_region **regions,
+		      size_t *nr)
+{
+	char *p = xasprintf("%s/snapshot", target_dir), *buf, *line, *next;
+	struct snap_region *rs = NULL;
+	size_t len, n = 0, cap = 0, lineno = 0;
+	int r;
+
+	r = read_whole(p, &buf, &len);
+	if (r) {
+		free(p);
+		return r;
+	}
+	for (line = buf; line < buf + len; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = buf + len;
+		lineno++;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			rs = xrealloc(rs, cap * sizeof(*rs));
+		}
+		if (parse_snap_line(line, &rs[n])) {
+			damo_err("%s:%zu: not \"START END NR_ACCESSES AGE\"",
+				 p, lineno);
+			r = -EINVAL;
+			break;
+		}
+		n++;
+	}
+	free(buf);
+	free(p);
+	if (r) {
+		free(rs);
+		return r;
+	}
+	*regions = rs;
+	*nr = n;
+	return 0;
+}
+
 char *cfs_features(void)
 {
 	char *path = xasprintf("%s/features", cfs_root()), *buf;

@@ -299,17 +299,6 @@ static int line_of_either(const struct conf_node *n, const char *key,
 	return line_of(n, conf_get_attr(n, key) ? key : alt);
 }
 
-static const struct conf_node *find_child(const struct conf_node *n,
-					  enum conf_kind k, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n->nr_children; i++)
-		if (n->children[i]->kind == k &&
-		    (!name || !strcmp(n->children[i]->name, name)))
-			return n->children[i];
-	return NULL;
-}
 
 static int region_cmp(const void *a, const void *b)
 {
@@ -351,7 +340,7 @@ bool conf_intervals_set(const struct conf_node *g)
 static int check_intervals_goal(const struct conf_node *c, char *err,
 				size_t len)
 {
-	const struct conf_node *g = find_child(c, CK_INTERVALS, NULL);
+	const struct conf_node *g = conf_find_child(c, CK_INTERVALS, NULL);
 	uint64_t lo, hi;
 
 	if (!g || !conf_intervals_tune(g))
@@ -448,7 +437,7 @@ static int check_target(const struct conf_node *c, const struct conf_node *t,
 			    t->name);
 		return -1;
 	}
-	if (paddr && find_child(c, CK_TARGET, NULL) != t) {
+	if (paddr && conf_find_child(c, CK_TARGET, NULL) != t) {
 		conf_seterr(err, len, t->line,
 			    "target %s: paddr takes only one target", t->name);
 		return -1;
@@ -477,7 +466,7 @@ static int check_pattern(const struct conf_node *s, char *err, size_t len)
 		{ "min_nr_accesses", "max_nr_accesses" },
 		{ "min_age", "max_age" },
 	};
-	const struct conf_node *p = find_child(s, CK_PATTERN, NULL);
+	const struct conf_node *p = conf_find_child(s, CK_PATTERN, NULL);
 	size_t j;
 
 	for (j = 0; p && j < ARRAY_SIZE(pairs); j++)
@@ -492,7 +481,7 @@ static int check_pattern(const struct conf_node *s, char *err, size_t len)
 
 static int check_wmarks(const struct conf_node *s, char *err, size_t len)
 {
-	const struct conf_node *w = find_child(s, CK_WMARKS, NULL);
+	const struct conf_node *w = conf_find_child(s, CK_WMARKS, NULL);
 	const char *metric = w ? conf_get(w, "metric") : NULL;
 
 	if (!metric || !strcmp(metric, "none") ||
@@ -536,7 +525,7 @@ static int check_filter(const struct conf_node *c, const struct conf_node *f,
 		return -1;
 	}
 	if (type && !strcmp(type, "target") &&
-	    (!tn || !find_child(c, CK_TARGET, tn))) {
+	    (!tn || !conf_find_child(c, CK_TARGET, tn))) {
 		conf_seterr(err, len, line_of(f, "target"),
 			    "filter %s: target '%s' is not a target of context %s",
 			    f->name, tn ? tn : "", c->name);
@@ -594,7 +583,7 @@ static int check_each(const struct conf_node *c,
 static int check_scheme(const struct conf_node *c, const struct conf_node *s,
 			char *err, size_t len)
 {
-	const struct conf_node *q = find_child(s, CK_QUOTAS, NULL);
+	const struct conf_node *q = conf_find_child(s, CK_QUOTAS, NULL);
 
 	if (check_target_nid(s, err, len) || check_pattern(s, err, len) ||
 	    check_wmarks(s, err, len) ||
@@ -609,7 +598,7 @@ static int check_relations(const struct conf_node *c, char *err, size_t len)
 	if (check_intervals(c, err, len) ||
 	    check_each(c, c, CK_TARGET, check_target, err, len))
 		return -1;
-	if (!find_child(c, CK_TARGET, NULL)) {
+	if (!conf_find_child(c, CK_TARGET, NULL)) {
 		conf_seterr(err, len, line_of(c, "state"),
 			    "context %s: needs a target to be on", c->name);
 		return -1;
