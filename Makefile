@@ -422,6 +422,6 @@ BENCH_DEPS_x86 := x86 x86-upstream
 BENCH_ARGS_uml := uml $(UML) $(UP_UML)
 BENCH_ARGS_x86 := x86 $(X86_IMG) $(UP_X86_IMG)
 
-bench: $(foreach p,$(BENCH_PLATFORMS),$(BENCH_DEPS_$(p))) bench-workloads
+bench: $(foreach p,$(BENCH_PLATFORMS),$(BENCH_DEPS_$(p))) bench-workloads tools
 	@bench/platforms.sh $(BUILD)/bench \
 		$(foreach p,$(BENCH_PLATFORMS),$(BENCH_ARGS_$(p)))

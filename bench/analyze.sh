@@ -160,6 +160,113 @@ accuracy() {
 [ -f "$dir/trace-hwc.txt" ] && accuracy hwc "$dir/wl-hwc.txt" "$dir/trace-hwc.txt"
 [ -f "$dir/trace-moving.txt" ] &&
 	accuracy mov "$dir/wl-moving.txt" "$dir/trace-moving.txt"
+[ -f "$dir/trace-int_hwc.txt" ] &&
+	accuracy int_hwc "$dir/wl-int_hwc.txt" "$dir/trace-int_hwc.txt"
+[ -f "$dir/trace-int_moving.txt" ] &&
+	accuracy int_mov "$dir/wl-int_moving.txt" "$dir/trace-int_moving.txt"
+
+# The accuracy runs' kdamond CPU (fixed intervals: hwc, moving; tuned on
+# ours: int_hwc, int_moving) and where the tuning took sample_us.
+awk -v k="$kernel" '
+function cpu(c, u, a, b) { return c / u / (b - a) * 100 }
+$1 == "acc_kdamond" && $6 > $5 {
+	n = $2; sub(/^moving$/, "mov", n); sub(/^int_moving$/, "int_mov", n)
+	printf "%s_cpu_pct %s %.4f\n", n, k, cpu($3, $4, $5, $6)
+}
+$1 == "tuned" {
+	n = $2; sub(/^int_moving$/, "int_mov", n)
+	printf "%s_sample_ms %s %.1f\n", n, k, $3 / 1000
+}
+$1 == "paddr_kdamond" && $5 > $4 { printf "pa_cpu_pct %s %.4f\n", k, cpu($2, $3, $4, $5) }
+$1 == "paddr_truth_moved" { printf "pa_truth_moved %s %s\n", k, $2 }' "$r"
+
+# Physical memory: the hot range's physical pages (truth-paddr.txt,
+# "prange S E", sorted and merged) against the regions each aggregation
+# calls hot; precision and recall as for the virtual runs.
+if [ -f "$dir/trace-paddr.txt" ] && [ -f "$dir/truth-paddr.txt" ]; then
+	awk -v k="$kernel" -v hot_min="$hot_min" '
+	FNR == NR { nt++; ts_[nt] = $2; te[nt] = $3; tb += $3 - $2; next }
+	{
+		for (i = 1; i <= NF; i++) if ($i == "damon_aggregated:") break
+		if (i > NF) next
+		t = $(i - 1); sub(/:$/, "", t); t += 0
+		split($(i + 3), se, "[-:]")
+		s = se[1] + 0; e = se[2] + 0; acc = $(i + 4) + 0
+		if (n == 0 || s <= ps || t - pt > 0.05) { flush(); n = 0 }
+		n++; rs[n] = s; re_[n] = e; ra[n] = acc
+		ps = s; pt = t
+	}
+	# regions come in address order: one sweep over the truth ranges
+	function flush(   j, c, det, inter, lo, hi) {
+		if (n == 0) return
+		c = 1; det = 0; inter = 0
+		for (j = 1; j <= n; j++) {
+			if (ra[j] < hot_min) continue
+			det += re_[j] - rs[j]
+			while (c <= nt && te[c] <= rs[j]) c++
+			for (m = c; m <= nt && ts_[m] < re_[j]; m++) {
+				lo = rs[j] > ts_[m] ? rs[j] : ts_[m]
+				hi = re_[j] < te[m] ? re_[j] : te[m]
+				if (hi > lo) inter += hi - lo
+			}
+		}
+		sr += inter / tb; nr++; sn += n
+		if (det > 0) { sp += inter / det; np++ }
+		n = 0
+	}
+	END {
+		flush()
+		if (!tb) exit
+		printf "pa_precision %s %.4f\n", k, np ? sp / np : 0
+		printf "pa_recall %s %.4f\n", k, nr ? sr / nr : 0
+		printf "pa_nr_regions %s %.1f\n", k, nr ? sn / nr : 0
+		printf "pa_aggregations %s %d\n", k, nr
+	}' "$dir/truth-paddr.txt" "$dir/trace-paddr.txt"
+fi
+
+# Physical memory, pageout: RssAnon and MemFree before and after, bytes
+# applied, the hot range's pages still resident at their frames.
+read -r _ r0 r1 m0 m1 applied hot hotall < <(awk '$1 == "ppageout"' "$r")
+if [ -n "${r0:-}" ]; then
+	awk -v k="$kernel" -v a="$r0" -v b="$r1" -v m0="$m0" -v m1="$m1" \
+		-v ap="$applied" -v h="$hot" -v ha="$hotall" 'BEGIN {
+		printf "pp_rss_saved_mib %s %.2f\n", k, (a - b) / 1024
+		printf "pp_memfree_gain_mib %s %.2f\n", k, (m1 - m0) / 1024
+		printf "pp_applied_mib %s %.2f\n", k, ap / 1048576
+		if (ha > 0) printf "pp_hot_resident_pct %s %.2f\n", k, h / ha * 100
+	}'
+	f=$dir/wl-ppageout.txt
+	b=$(rate "$f" base_start base_end) && p=$(rate "$f" po_start po_end) &&
+		awk -v b="$b" -v p="$p" -v k="$kernel" \
+			'BEGIN { printf "pp_slowdown_pct %s %.3f\n", k, (b / p - 1) * 100 }'
+fi
+
+# Proactive reclaim: one line per configuration.  Rows compare ours and
+# upstream: "none" with "none"; "same" (reclaim.conf with the bench's
+# thresholds, no PSI goal) and "psi" (with it) each with DAMON_RECLAIM.
+# The slowdown is against the run without DAMON over the same window (the
+# workload's own rate drifts between its first seconds and a minute
+# later, by up to 20 % without any DAMON), else against its own window
+# before reclaim.
+nb=$(rate "$dir/wl-rc_none.txt" rc_start rc_end 2>/dev/null)
+while read -r _ cfg r0 r1 m0 m1 psi used unit t0 t1 applied; do
+	f=$dir/wl-rc_$cfg.txt
+	b=${nb:-$(rate "$f" base_start base_end)} && p=$(rate "$f" rc_start rc_end) || b=
+	for row in $(case $cfg in none) echo none ;; conf) echo same ;;
+		     psi) echo psi ;; upstream) echo same psi ;; esac); do
+		awk -v k="$kernel" -v n="rc_$row" -v a="$r0" -v b_="$r1" \
+			-v m0="$m0" -v m1="$m1" -v psi="$psi" -v c="$used" -v u="$unit" \
+			-v t0="$t0" -v t1="$t1" -v ap="$applied" -v rb="$b" -v rp="${p:-}" 'BEGIN {
+			printf "%s_freed_mib %s %.2f\n", n, k, (a - b_) / 1024
+			printf "%s_memfree_gain_mib %s %.2f\n", n, k, (m1 - m0) / 1024
+			printf "%s_psi_ms %s %.3f\n", n, k, psi / 1000
+			if (t1 > t0) printf "%s_cpu_pct %s %.4f\n", n, k, c / u / (t1 - t0) * 100
+			printf "%s_applied_mib %s %.2f\n", n, k, ap / 1048576
+			if (rb != "" && rp > 0)
+				printf "%s_slowdown_pct %s %.3f\n", n, k, (rb / rp - 1) * 100
+		}'
+	done
+done < <(awk '$1 == "reclaim"' "$r")
 
 # Pageout.
 read -r _ r0 r1 applied < <(awk '$1 == "pageout"' "$r")

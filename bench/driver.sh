@@ -24,6 +24,7 @@
 set -u
 
 kernel=${BENCH_KERNEL:?}
+here=$(cd "$(dirname "$0")" && pwd)
 out=${BENCH_OUT:?}
 bin=${BENCH_BIN:?}
 sizes=${BENCH_SIZES:-16:64:256}
@@ -33,7 +34,7 @@ acc_secs=${BENCH_ACC_SECS:-12}
 jumps=${BENCH_JUMPS:-6}
 jump_secs=${BENCH_JUMP_SECS:-3}
 po_secs=${BENCH_PO_SECS:-10}
-phases=" ${BENCH_PHASES:-sweep accuracy pageout scale} "
+phases=" ${BENCH_PHASES:-sweep accuracy pageout scale paddr intervals reclaim} "
 phases=${phases//:/ }
 scale_mib=${BENCH_SCALE_MIB:-512}
 scale_nrs=${BENCH_SCALE_NRS:-1000 10000 100000}
@@ -65,17 +66,38 @@ w() {	# FILE VALUE: write, loudly on failure
 
 # mon_start PID [pageout]: monitor PID (optionally with the pageout scheme:
 # not accessed at all for at least 20 aggregations = 2 s); sets KPID.
+# PID "-" monitors physical memory (paddr) over PADDR_RANGE ("START END",
+# bytes, END exclusive) instead, and the pageout scheme then skips young
+# folios (a filter on ours; upstream's paddr pageout does it by itself).
+# With TUNE_BP set (ours only), the intervals tune themselves toward that
+# many basis points of observed accesses, 5 ms .. 10 s, every 3
+# aggregations (stat.conf's goal).
+PADDR_RANGE='' TUNE_BP=''
 mon_start() {
-	local pid=$1 scheme=${2:-} s
+	local pid=$1 scheme=${2:-} s ops=vaddr
+	[ "$pid" = - ] && ops=paddr
 	if [ "$kernel" = ours ]; then
 		mkdir -p "$cfs/targets/t" || die "mkdir $cfs"
-		w "$cfs/operations" vaddr
+		w "$cfs/operations" $ops
 		w "$cfs/sample_us" 5000
 		w "$cfs/aggr_us" 100000
 		w "$cfs/update_us" 1000000
 		w "$cfs/min_nr_regions" 10
 		w "$cfs/max_nr_regions" 1000
-		w "$cfs/targets/t/pid" "$pid"
+		if [ $ops = paddr ]; then
+			mkdir -p "$cfs/targets/t/regions/ram" || die "mkdir region"
+			set -- $PADDR_RANGE
+			w "$cfs/targets/t/regions/ram/start" "$1"
+			w "$cfs/targets/t/regions/ram/end" "$2"
+		else
+			w "$cfs/targets/t/pid" "$pid"
+		fi
+		if [ -n "$TUNE_BP" ]; then
+			w "$cfs/intervals_goal/access_bp" "$TUNE_BP"
+			w "$cfs/intervals_goal/aggrs" 3
+			w "$cfs/intervals_goal/min_sample_us" 5000
+			w "$cfs/intervals_goal/max_sample_us" 10000000
+		fi
 		if [ -n "$scheme" ]; then
 			s=$cfs/schemes/po
 			mkdir -p "$s" || die "mkdir $s"
@@ -86,21 +108,35 @@ mon_start() {
 			w "$s/access_pattern/max_nr_accesses" 0
 			w "$s/access_pattern/min_age" 20
 			w "$s/access_pattern/max_age" 4294967295
+			if [ $ops = paddr ]; then
+				mkdir -p "$s/filters/young" || die "mkdir filter"
+				w "$s/filters/young/type" young
+				w "$s/filters/young/matching" Y
+			fi
 		fi
 		w "$cfs/state" on
 		KPID=$(cat "$cfs/kdamond_pid")
 	else
+		[ -z "$TUNE_BP" ] || die "upstream 6.12 has no intervals tuning"
 		[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
 		local c=$sfs/0/contexts/0
 		[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
-		w "$c/operations" vaddr
+		w "$c/operations" $ops
 		w "$c/monitoring_attrs/intervals/sample_us" 5000
 		w "$c/monitoring_attrs/intervals/aggr_us" 100000
 		w "$c/monitoring_attrs/intervals/update_us" 1000000
 		w "$c/monitoring_attrs/nr_regions/min" 10
 		w "$c/monitoring_attrs/nr_regions/max" 1000
 		[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
-		w "$c/targets/0/pid_target" "$pid"
+		if [ $ops = paddr ]; then
+			set -- $PADDR_RANGE
+			w "$c/targets/0/regions/nr_regions" 1
+			w "$c/targets/0/regions/0/start" "$1"
+			w "$c/targets/0/regions/0/end" "$2"
+		else
+			w "$c/targets/0/regions/nr_regions" 0
+			w "$c/targets/0/pid_target" "$pid"
+		fi
 		if [ -n "$scheme" ]; then
 			w "$c/schemes/nr_schemes" 1
 			s=$c/schemes/0
@@ -133,7 +169,8 @@ scheme_applied() {
 mon_stop() {
 	if [ "$kernel" = ours ]; then
 		w "$cfs/state" off
-		rmdir "$cfs/schemes/po" 2>/dev/null
+		rmdir "$cfs/schemes/po/filters/young" "$cfs/schemes/po" \
+			"$cfs/targets/t/regions/ram" 2>/dev/null
 		rmdir "$cfs/targets/t" "$cfs" || die "rmdir $cfs"
 	else
 		w "$sfs/0/state" off
@@ -246,6 +283,24 @@ wl_stop() {
 }
 
 rss_kib() { awk '/^RssAnon:/ { print $2 }' "/proc/$1/status"; }
+meminfo_kib() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+# "some" memory stall time so far, us (/proc/pressure/memory, CONFIG_PSI)
+psi_some_us() {
+	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/memory 2>/dev/null ||
+		echo 0
+}
+
+# swap_on SIZE: an empty zram swap device of SIZE; swap_off: gone again.
+swap_on() {
+	swap_off
+	w /sys/block/zram0/disksize "$1"
+	mkswap /dev/zram0 > /dev/null || die "mkswap"
+	swapon /dev/zram0 || die "swapon"
+}
+swap_off() {
+	swapoff /dev/zram0 2>/dev/null
+	echo 1 > /sys/block/zram0/reset
+}
 
 # ------------------------------------------------------------ benchmarks
 
@@ -277,38 +332,52 @@ if want sweep; then
 	done
 fi
 
-if want accuracy; then
-	# Workload 2, accuracy: hot/warm/cold, 4 + 12 + 48 MiB.
-	log "accuracy: hwc"
-	wl_start hwc "$bin/hwc" 4 12 48
+# acc_run NAME SECONDS CMD...: the workload CMD monitored for SECONDS with
+# the damon_aggregated tracepoint on (trace-NAME.txt, wl-NAME.txt), and
+# the kdamond's CPU time over it.
+acc_run() {
+	local name=$1 secs=$2 t0 t1 c0 c1
+	shift 2
+	log "accuracy: $name${TUNE_BP:+, intervals tuned to $TUNE_BP bp}"
+	wl_start "$name" "$@"
 	sleep 1
 	trace_on damon_aggregated
 	mon_start "$WPID"
-	sleep "$acc_secs"
+	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+	sleep "$secs"
+	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+	# where the tuning took the intervals (the live values)
+	[ -n "$TUNE_BP" ] &&
+		res "tuned $name $(cat "$cfs/sample_us") $(cat "$cfs/aggr_us")"
 	mon_stop
-	trace_off hwc
+	trace_off "$name"
 	wl_stop
+	res "acc_kdamond $name $((c1 - c0)) $cpu_unit $t0 $t1"
 	save
+}
 
+if want accuracy; then
+	# Workload 2, accuracy: hot/warm/cold, 4 + 12 + 48 MiB.
+	acc_run hwc "$acc_secs" "$bin/hwc" 4 12 48
 	# Workload 1, accuracy and detection latency: a 4 MiB window in 64 MiB.
-	log "accuracy: moving"
-	wl_start moving "$bin/moving" -s "$jump_secs" 64 4
-	trace_on damon_aggregated
-	mon_start "$WPID"
-	sleep $((jumps * jump_secs + 1))
-	mon_stop
-	trace_off moving
-	wl_stop
-	save
+	acc_run moving $((jumps * jump_secs + 1)) "$bin/moving" -s "$jump_secs" 64 4
+fi
+
+# Intervals auto-tuning: the same two runs with ours tuning its intervals
+# toward 4 % of the observable accesses (stat.conf's goal).  Upstream 6.12
+# has no tuning: its runs here are the fixed 5 ms / 100 ms ones again.
+if want intervals; then
+	[ "$kernel" = ours ] && TUNE_BP=400
+	acc_run int_hwc "$acc_secs" "$bin/hwc" 4 12 48
+	acc_run int_moving $((jumps * jump_secs + 1)) "$bin/moving" -s "$jump_secs" 64 4
+	TUNE_BP=
 fi
 
 if want pageout; then
 	# DAMOS: pageout of cold memory on workload 2, with zram swap.
 	log "pageout"
 	if [ -e /sys/block/zram0/disksize ]; then
-		w /sys/block/zram0/disksize 512M
-		mkswap /dev/zram0 > /dev/null || die "mkswap"
-		swapon /dev/zram0 || die "swapon"
+		swap_on 512M
 		wl_start pageout "$bin/hwc" 4 12 48
 		sleep 1
 		mark base_start; sleep "$win"; mark base_end
@@ -326,7 +395,7 @@ if want pageout; then
 		trace_off pageout
 		wl_stop
 		res "pageout $r0 $r1 $applied"
-		swapoff /dev/zram0
+		swap_off
 	else
 		log "no zram: pageout skipped"
 	fi
@@ -432,6 +501,193 @@ if want scale; then
 	done
 	wl_stop
 	save
+fi
+
+# ------------------------------------------------------------ physical memory
+
+# The largest "System RAM" range of /proc/iomem, "START END" (END
+# exclusive): DAMON_RECLAIM's default monitoring region, given to both
+# DAMONs explicitly.  Empty where there is none (UML).
+ram_range() {
+	local span best=0 bs=0 be=0 s e
+	while read -r span _; do
+		s=$((16#${span%-*})); e=$((16#${span#*-} + 1))
+		((e - s > best)) && { best=$((e - s)); bs=$s; be=$e; }
+	done < <(grep -E '^[0-9a-f]+-[0-9a-f]+ : System RAM$' /proc/iomem)
+	((best)) && echo "$bs $be"
+}
+
+# phys_truth NAME START END: the physical ranges ("prange S E", bytes,
+# merged) of the workload's pages in [START, END), to truth-NAME.txt.
+phys_truth() {
+	"$bin/physmap" "$WPID" "$2" "$3" | sort -n | awk -v p=4096 '
+	{ if (n && $1 == e) { e += p; next }
+	  if (n) print "prange", s, e
+	  s = $1; e = $1 + p; n++ }
+	END { if (n) print "prange", s, e }' > "$scratch/truth-$1.txt"
+}
+
+# resident_in FILE PID START END: how many of the workload's pages in
+# [START, END) are still at the physical addresses FILE lists.
+resident_in() {
+	"$bin/physmap" "$2" "$3" "$4" | awk '
+	FNR == NR { s[++n] = $2; e[n] = $3; next }
+	{ for (i = 1; i <= n; i++) if ($1 >= s[i] && $1 < e[i]) { c++; break } }
+	END { print c + 0 }' "$1" -
+}
+
+# Physical memory (paddr) over the largest System RAM range: accuracy of
+# the hot set (the hot range's physical pages from pagemap against the
+# regions the snapshot calls hot), the kdamond's CPU time, and a pageout
+# run (regions idle for 2 s, young folios skipped) on the same workload.
+if want paddr; then
+	PADDR_RANGE=$(ram_range)
+	if [ -z "$PADDR_RANGE" ]; then
+		log "paddr: no System RAM in /proc/iomem: skipped"
+	else
+		log "paddr: $PADDR_RANGE"
+		wl_start paddr "$bin/hwc" 4 12 48
+		read -r _ hs he < <(grep '^range hot' "$WOUT" | cut -d' ' -f2-)
+		sleep 1
+		phys_truth paddr "$hs" "$he"
+		trace_on damon_aggregated
+		mon_start -
+		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		sleep "$acc_secs"
+		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		mon_stop
+		trace_off paddr
+		res "paddr_kdamond $((c1 - c0)) $cpu_unit $t0 $t1"
+		res "paddr_truth_moved $(( $(awk '{ n += ($3 - $2) / 4096 } END { print n }' \
+			"$scratch/truth-paddr.txt") - $(resident_in "$scratch/truth-paddr.txt" \
+			"$WPID" "$hs" "$he") ))"
+		wl_stop
+		save
+
+		if [ -e /sys/block/zram0/disksize ]; then
+			swap_on 512M
+			wl_start ppageout "$bin/hwc" 4 12 48
+			read -r _ hs he < <(grep '^range hot' "$WOUT" | cut -d' ' -f2-)
+			sleep 1
+			phys_truth ppageout "$hs" "$he"
+			mark base_start; sleep "$win"; mark base_end
+			r0=$(rss_kib "$WPID"); m0=$(meminfo_kib MemFree)
+			mon_start - pageout
+			sleep 4
+			mark po_start; sleep "$po_secs"; mark po_end
+			r1=$(rss_kib "$WPID"); m1=$(meminfo_kib MemFree)
+			applied=$(scheme_applied)
+			hot=$(resident_in "$scratch/truth-ppageout.txt" "$WPID" "$hs" "$he")
+			mon_stop
+			wl_stop
+			res "ppageout $r0 $r1 $m0 $m1 $applied $hot $(((he - hs) / 4096))"
+			swap_off
+			save
+		fi
+	fi
+fi
+
+# Proactive reclaim of a whole machine: a 1 GiB workload of which 256 MiB
+# stay hot (hwc 256 0 768) on a machine with BENCH_MEM (2 GiB) and zram
+# swap, with no DAMON, then (ours) tools/policies/reclaim.conf without
+# and with its PSI quota goal, or (upstream) DAMON_RECLAIM by its module
+# parameters.  Both get the same thresholds: min_age 10 s instead of
+# 2 min (BENCH_RC_MIN_AGE_S), and watermarks of 70 %/60 %/20 % free memory
+# instead of 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of 2 GiB free,
+# where the shipped watermarks would never turn reclaim on.  Per run:
+# the workload's RssAnon and MemFree before and after BENCH_RC_SECS (60)
+# of reclaim, PSI "some" memory stall time, the kdamond's CPU time, the
+# bytes the scheme reclaimed and the workload's progress rate.
+rc_secs=${BENCH_RC_SECS:-60}
+rc_min_age=${BENCH_RC_MIN_AGE_S:-10}
+rc_dir=/sys/module/damon_reclaim/parameters
+rc_made=$scratch/reclaim.made
+
+# rc_conf PSI: reclaim.conf with the bench's thresholds, with (PSI=1) or
+# without its some_mem_psi_us goal.
+rc_conf() {
+	awk -v age=$((rc_min_age * 10)) -v psi="$1" '
+	/^[ \t]*goal psi \{/ && !psi { skip = 1 }
+	skip { if ($0 ~ /^[ \t]*\}/) skip = 0; next }
+	$1 == "min_age" { sub(/[0-9]+/, age) }
+	$1 == "high" { sub(/[0-9]+/, 700) }
+	$1 == "mid" { sub(/[0-9]+/, 600) }
+	{ print }' "$here/../tools/policies/reclaim.conf"
+}
+
+rc_start() {	# none | upstream | conf | psi; sets KPID (none: empty)
+	case $1 in
+	none) KPID= ;;
+	upstream)
+		w "$rc_dir/min_age" $((rc_min_age * 1000000))
+		w "$rc_dir/wmarks_high" 700
+		w "$rc_dir/wmarks_mid" 600
+		w "$rc_dir/wmarks_low" 200
+		w "$rc_dir/enabled" Y
+		KPID=$(cat "$rc_dir/kdamond_pid")
+		;;
+	conf|psi)
+		rc_conf $([ "$1" = psi ] && echo 1 || echo 0) > "$scratch/reclaim-$1.conf"
+		"$damo" restore --made "$rc_made" "$scratch/reclaim-$1.conf" ||
+			die "damo restore reclaim-$1.conf"
+		KPID=$(cat /sys/kernel/config/damon/contexts/reclaim/kdamond_pid)
+		;;
+	esac
+	[ "$1" = none ] || [ "${KPID:-0}" -gt 0 ] 2>/dev/null || die "no kdamond pid"
+}
+
+rc_applied() {
+	case $1 in
+	none) echo 0 ;;
+	upstream) cat "$rc_dir/bytes_reclaimed_regions" ;;
+	*) cat /sys/kernel/config/damon/contexts/reclaim/schemes/cold/stats/sz_applied ;;
+	esac
+}
+
+rc_stop() {
+	case $1 in
+	upstream) w "$rc_dir/enabled" N ;;
+	conf|psi) "$damo" clear --only-from "$rc_made" || die "damo clear" ;;
+	esac
+	KPID=
+}
+
+if want reclaim; then
+	damo=$here/../tools/out/damo
+	mem=$(meminfo_kib MemTotal)
+	if [ "$mem" -lt $((1536 * 1024)) ] || [ ! -e /sys/block/zram0/disksize ]; then
+		log "reclaim: needs 1.5 GiB of memory and zram (MemTotal $mem kB): skipped"
+	elif [ "$kernel" = upstream ] && [ ! -d "$rc_dir" ]; then
+		die "reclaim: no DAMON_RECLAIM in the upstream kernel"
+	else
+		if [ "$kernel" = ours ]; then
+			rc_configs="none conf psi"
+			[ -x "$damo" ] || die "no $damo (make -C tools)"
+		else
+			rc_configs="none upstream"
+		fi
+		for cfg in $rc_configs; do
+			log "reclaim: $cfg"
+			swap_on 1G
+			wl_start "rc_$cfg" "$bin/hwc" 256 0 768
+			sleep 1
+			mark base_start; sleep "$win"; mark base_end
+			r0=$(rss_kib "$WPID"); m0=$(meminfo_kib MemFree); p0=$(psi_some_us)
+			rc_start "$cfg"
+			t0=$(cut -d' ' -f1 /proc/uptime); c0=0
+			[ -n "$KPID" ] && c0=$(kd_cputime)
+			mark rc_start; sleep "$rc_secs"; mark rc_end
+			t1=$(cut -d' ' -f1 /proc/uptime); c1=0
+			[ -n "$KPID" ] && c1=$(kd_cputime)
+			r1=$(rss_kib "$WPID"); m1=$(meminfo_kib MemFree); p1=$(psi_some_us)
+			applied=$(rc_applied "$cfg")
+			rc_stop "$cfg"
+			wl_stop
+			res "reclaim $cfg $r0 $r1 $m0 $m1 $((p1 - p0)) $((c1 - c0)) $cpu_unit $t0 $t1 $applied"
+			swap_off
+			save
+		done
+	fi
 fi
 
 # Profile: where the kdamond's time goes (make bench-profile, kernels with

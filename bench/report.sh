@@ -54,6 +54,42 @@ order() {
 	po_acted_warm_mib	pageout: MiB of the warm range the scheme acted on	-
 	po_acted_cold_mib	pageout: MiB of the cold range the scheme acted on	-
 	po_acted_other_mib	pageout: MiB of the workload's other mappings (code, libraries, stack) acted on	-
+	hwc_cpu_pct	hot/warm/cold: kdamond CPU %, 5 ms / 100 ms	le
+	mov_cpu_pct	moving hot set: kdamond CPU %, 5 ms / 100 ms	le
+	int_hwc_cpu_pct	intervals: hot/warm/cold, kdamond CPU %, ours tuned (access_bp 4 %) / upstream 5 ms	half
+	int_mov_cpu_pct	intervals: moving hot set, kdamond CPU %, ours tuned / upstream 5 ms	half
+	int_hwc_precision	intervals: hot/warm/cold, hot precision	near
+	int_hwc_recall	intervals: hot/warm/cold, hot recall	near
+	int_mov_precision	intervals: moving hot set, precision	near
+	int_mov_recall	intervals: moving hot set, recall	near
+	int_mov_latency	intervals: moving hot set, aggregations to recall >= 0.8	-
+	int_hwc_sample_ms	intervals: hot/warm/cold, sample interval at the end, ms	-
+	int_mov_sample_ms	intervals: moving hot set, sample interval at the end, ms	-
+	pa_cpu_pct	paddr: kdamond CPU %, 2 GiB of RAM	le
+	pa_precision	paddr: hot precision (the hot range's physical pages)	near
+	pa_recall	paddr: hot recall (the hot range's physical pages)	near
+	pa_nr_regions	paddr: regions per aggregation (mean)	-
+	pa_truth_moved	paddr: hot pages that changed frames during the run	-
+	pp_rss_saved_mib	paddr pageout: workload RSS saved, MiB (of 64)	ge
+	pp_memfree_gain_mib	paddr pageout: MemFree gained, MiB	ge
+	pp_slowdown_pct	paddr pageout: workload slowdown %	le
+	pp_hot_resident_pct	paddr pageout: hot pages still in their frames, %	ge
+	pp_applied_mib	paddr pageout: bytes paged out by the scheme, MiB	-
+	rc_none_freed_mib	reclaim, no DAMON: workload RSS freed, MiB	-
+	rc_none_slowdown_pct	reclaim, no DAMON: workload slowdown %	-
+	rc_none_psi_ms	reclaim, no DAMON: PSI some memory, ms	-
+	rc_same_freed_mib	reclaim, reclaim.conf / DAMON_RECLAIM: workload RSS freed, MiB	ge
+	rc_same_memfree_gain_mib	reclaim, reclaim.conf / DAMON_RECLAIM: MemFree gained, MiB	ge
+	rc_same_slowdown_pct	reclaim, reclaim.conf / DAMON_RECLAIM: workload slowdown %	le
+	rc_same_psi_ms	reclaim, reclaim.conf / DAMON_RECLAIM: PSI some memory, ms	le
+	rc_same_cpu_pct	reclaim, reclaim.conf / DAMON_RECLAIM: kdamond CPU %	le
+	rc_same_applied_mib	reclaim, reclaim.conf / DAMON_RECLAIM: bytes the scheme reclaimed, MiB	-
+	rc_psi_freed_mib	reclaim, with the PSI goal / DAMON_RECLAIM: workload RSS freed, MiB	ge
+	rc_psi_memfree_gain_mib	reclaim, with the PSI goal / DAMON_RECLAIM: MemFree gained, MiB	ge
+	rc_psi_slowdown_pct	reclaim, with the PSI goal / DAMON_RECLAIM: workload slowdown %	le
+	rc_psi_psi_ms	reclaim, with the PSI goal / DAMON_RECLAIM: PSI some memory, ms	le
+	rc_psi_cpu_pct	reclaim, with the PSI goal / DAMON_RECLAIM: kdamond CPU %	le
+	rc_psi_applied_mib	reclaim, with the PSI goal / DAMON_RECLAIM: bytes the scheme reclaimed, MiB	-
 	hwc_nr_regions	hot/warm/cold: regions per aggregation (mean)	-
 	mov_nr_regions	moving hot set: regions per aggregation (mean)	-
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
@@ -125,6 +161,8 @@ table=$run/table.md
 			if (want == "le" && ratio != "-") t = (om <= um ? "met" : "missed") " (<= 1.0x)"
 			if (want == "le" && ratio == "-" && om != "-" && um != "-") t = om <= um ? "met" : "missed"
 			if (want == "ge" && om != "-" && um != "-") t = (om >= um ? "met" : "missed") " (>= upstream)"
+			if (want == "half" && ratio != "-") t = (om <= um / 2 ? "met" : "missed") " (<= 0.5x)"
+			if (want == "near" && om != "-" && um != "-") t = (om >= um - 0.02 ? "met" : "missed") " (>= upstream - 0.02)"
 			if (want == "flat" && om != "-") t = (om >= 0.8 && om <= 1.2 ? "met" : "missed") " (ours 0.8-1.2)"
 			printf "| %s | %s [%s, %s] | %s [%s, %s] | %s | %s |\n", label, \
 				f(om), f(omin), f(omax), f(um), f(umin), f(umax), ratio, t

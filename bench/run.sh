@@ -66,7 +66,7 @@ trap 'echo "$me: interrupted" >&2; exit 130' INT TERM HUP
 
 ulimit -c 0
 deftime=600
-[ "$MACHINE_PLATFORM" = qemu ] && deftime=1200
+[ "$MACHINE_PLATFORM" = qemu ] && deftime=2400
 start=$SECONDS
 for ((rep = 1; rep <= reps; rep++)); do
 	for kernel in ours upstream; do
@@ -76,7 +76,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 		args=(BENCH_OUT="$dir" BENCH_KERNEL="$kernel" BENCH_BIN="$bin")
 		for v in BENCH_SIZES BENCH_WIN BENCH_MON_WIN BENCH_ACC_SECS BENCH_JUMPS \
 			 BENCH_JUMP_SECS BENCH_PO_SECS BENCH_PHASES BENCH_SCALE_MIB \
-			 BENCH_SCALE_NRS BENCH_LAT_SECS; do
+			 BENCH_SCALE_NRS BENCH_LAT_SECS BENCH_RC_SECS BENCH_RC_MIN_AGE_S; do
 			[ -n "${!v:-}" ] && args+=("$v=${!v// /:}")
 		done
 		MACHINE_MEM=${BENCH_MEM:-1G} MACHINE_SMP=${BENCH_SMP:-1}
