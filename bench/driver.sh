@@ -553,8 +553,11 @@ if want paddr; then
 		trace_on damon_aggregated
 		mon_start -
 		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		s0=$(cat "/proc/$KPID/schedstat" 2>/dev/null)
 		sleep "$acc_secs"
 		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		# run time, wait for the CPU and times scheduled in, ns
+		res "paddr_schedstat $s0 $(cat "/proc/$KPID/schedstat" 2>/dev/null)"
 		mon_stop
 		trace_off paddr
 		res "paddr_kdamond $((c1 - c0)) $cpu_unit $t0 $t1"
