@@ -592,15 +592,22 @@ fi
 
 # Proactive reclaim of a whole machine: a 1 GiB workload of which 256 MiB
 # stay hot (hwc 256 0 768) on a machine with BENCH_MEM (2 GiB) and zram
-# swap, with no DAMON, then (ours) tools/policies/reclaim.conf without
-# and with its PSI quota goal, or (upstream) DAMON_RECLAIM by its module
-# parameters.  Both get the same thresholds: min_age 10 s instead of
-# 2 min (BENCH_RC_MIN_AGE_S), and watermarks of 70 %/60 %/20 % free memory
-# instead of 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of 2 GiB free,
-# where the shipped watermarks would never turn reclaim on.  Per run:
-# the workload's RssAnon and MemFree before and after BENCH_RC_SECS (60)
-# of reclaim, PSI "some" memory stall time, the kdamond's CPU time, the
-# bytes the scheme reclaimed and the workload's progress rate.
+# swap, a fresh workload per configuration: no DAMON; ours with
+# tools/policies/reclaim.conf without ("conf") and with ("psi") its PSI
+# quota goal; upstream's DAMON_RECLAIM by its module parameters
+# ("module"), and, because the module in this 6.12 tree reclaims nothing
+# (its scheme is set on the running context, then the commit of the
+# parameter context, which has none, removes it: the scheme never tries
+# a region), DAMON_RECLAIM's scheme written through upstream's sysfs, as
+# the module would make it ("sysfs"), and with a some_mem_psi_us goal of
+# the same rate as ours ("sysfs_psi").  All get the same thresholds: min_age 10 s
+# instead of 2 min (BENCH_RC_MIN_AGE_S), and watermarks of 70 %/60 %/20 %
+# free memory instead of 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of
+# 2 GiB free, where the shipped watermarks would never turn reclaim on.
+# Per run: the workload's RssAnon and MemFree before and after
+# BENCH_RC_SECS (60) of reclaim, PSI "some" memory stall time, the
+# kdamond's CPU time, the bytes the scheme reclaimed and the workload's
+# progress rate.
 rc_secs=${BENCH_RC_SECS:-60}
 rc_min_age=${BENCH_RC_MIN_AGE_S:-10}
 rc_dir=/sys/module/damon_reclaim/parameters
@@ -618,10 +625,57 @@ rc_conf() {
 	{ print }' "$here/../tools/policies/reclaim.conf"
 }
 
-rc_start() {	# none | upstream | conf | psi; sets KPID (none: empty)
+# rc_sysfs PSI: DAMON_RECLAIM's scheme (mm/damon/reclaim.c) through
+# upstream's sysfs, with the bench's thresholds; PSI=1 adds a
+# some_mem_psi_us goal of 1 ms per 1 s reset interval (ours: 2 ms per 2 s).
+rc_sysfs() {
+	local c=$sfs/0/contexts/0 s
+	[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
+	[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
+	w "$c/operations" paddr
+	w "$c/monitoring_attrs/intervals/sample_us" 5000
+	w "$c/monitoring_attrs/intervals/aggr_us" 100000
+	w "$c/monitoring_attrs/intervals/update_us" 1000000
+	w "$c/monitoring_attrs/nr_regions/min" 10
+	w "$c/monitoring_attrs/nr_regions/max" 1000
+	[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+	set -- "$1" $(ram_range)
+	w "$c/targets/0/regions/nr_regions" 1
+	w "$c/targets/0/regions/0/start" "$2"
+	w "$c/targets/0/regions/0/end" "$3"
+	w "$c/schemes/nr_schemes" 1
+	s=$c/schemes/0
+	w "$s/action" pageout
+	w "$s/access_pattern/sz/min" 4096
+	w "$s/access_pattern/sz/max" 18446744073709551615
+	w "$s/access_pattern/nr_accesses/min" 0
+	w "$s/access_pattern/nr_accesses/max" 0
+	w "$s/access_pattern/age/min" $((rc_min_age * 10))
+	w "$s/access_pattern/age/max" 4294967295
+	w "$s/quotas/ms" 10
+	w "$s/quotas/bytes" 134217728
+	w "$s/quotas/reset_interval_ms" 1000
+	w "$s/quotas/weights/sz_permil" 0
+	w "$s/quotas/weights/nr_accesses_permil" 0
+	w "$s/quotas/weights/age_permil" 1
+	if [ "$1" = 1 ]; then
+		w "$s/quotas/goals/nr_goals" 1
+		w "$s/quotas/goals/0/target_metric" some_mem_psi_us
+		w "$s/quotas/goals/0/target_value" 1000
+	fi
+	w "$s/watermarks/metric" free_mem_rate
+	w "$s/watermarks/interval_us" 5000000
+	w "$s/watermarks/high" 700
+	w "$s/watermarks/mid" 600
+	w "$s/watermarks/low" 200
+	w "$sfs/0/state" on
+	KPID=$(cat "$sfs/0/pid")
+}
+
+rc_start() {	# none | module | sysfs | sysfs_psi | conf | psi; sets KPID
 	case $1 in
 	none) KPID= ;;
-	upstream)
+	module)
 		w "$rc_dir/min_age" $((rc_min_age * 1000000))
 		w "$rc_dir/wmarks_high" 700
 		w "$rc_dir/wmarks_mid" 600
@@ -629,6 +683,8 @@ rc_start() {	# none | upstream | conf | psi; sets KPID (none: empty)
 		w "$rc_dir/enabled" Y
 		KPID=$(cat "$rc_dir/kdamond_pid")
 		;;
+	sysfs) rc_sysfs 0 ;;
+	sysfs_psi) rc_sysfs 1 ;;
 	conf|psi)
 		rc_conf $([ "$1" = psi ] && echo 1 || echo 0) > "$scratch/reclaim-$1.conf"
 		"$damo" restore --made "$rc_made" "$scratch/reclaim-$1.conf" ||
@@ -642,14 +698,23 @@ rc_start() {	# none | upstream | conf | psi; sets KPID (none: empty)
 rc_applied() {
 	case $1 in
 	none) echo 0 ;;
-	upstream) cat "$rc_dir/bytes_reclaimed_regions" ;;
+	module) cat "$rc_dir/bytes_reclaimed_regions" ;;
+	sysfs*)
+		w "$sfs/0/state" update_schemes_stats
+		cat "$sfs/0/contexts/0/schemes/0/stats/sz_applied"
+		;;
 	*) cat /sys/kernel/config/damon/contexts/reclaim/schemes/cold/stats/sz_applied ;;
 	esac
 }
 
 rc_stop() {
 	case $1 in
-	upstream) w "$rc_dir/enabled" N ;;
+	module) w "$rc_dir/enabled" N ;;
+	sysfs*)
+		w "$sfs/0/state" off
+		w "$sfs/0/contexts/0/schemes/nr_schemes" 0
+		w "$sfs/0/contexts/0/targets/0/regions/nr_regions" 0
+		;;
 	conf|psi) "$damo" clear --only-from "$rc_made" || die "damo clear" ;;
 	esac
 	KPID=
@@ -667,7 +732,7 @@ if want reclaim; then
 			rc_configs="none conf psi"
 			[ -x "$damo" ] || die "no $damo (make -C tools)"
 		else
-			rc_configs="none upstream"
+			rc_configs="none module sysfs sysfs_psi"
 		fi
 		for cfg in $rc_configs; do
 			log "reclaim: $cfg"

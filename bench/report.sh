@@ -78,18 +78,21 @@ order() {
 	rc_none_freed_mib	reclaim, no DAMON: workload RSS freed, MiB	-
 	rc_none_slowdown_pct	reclaim, no DAMON: workload slowdown %	-
 	rc_none_psi_ms	reclaim, no DAMON: PSI some memory, ms	-
-	rc_same_freed_mib	reclaim, reclaim.conf / DAMON_RECLAIM: workload RSS freed, MiB	ge
-	rc_same_memfree_gain_mib	reclaim, reclaim.conf / DAMON_RECLAIM: MemFree gained, MiB	ge
-	rc_same_slowdown_pct	reclaim, reclaim.conf / DAMON_RECLAIM: workload slowdown %	le
-	rc_same_psi_ms	reclaim, reclaim.conf / DAMON_RECLAIM: PSI some memory, ms	le
-	rc_same_cpu_pct	reclaim, reclaim.conf / DAMON_RECLAIM: kdamond CPU %	le
-	rc_same_applied_mib	reclaim, reclaim.conf / DAMON_RECLAIM: bytes the scheme reclaimed, MiB	-
-	rc_psi_freed_mib	reclaim, with the PSI goal / DAMON_RECLAIM: workload RSS freed, MiB	ge
-	rc_psi_memfree_gain_mib	reclaim, with the PSI goal / DAMON_RECLAIM: MemFree gained, MiB	ge
-	rc_psi_slowdown_pct	reclaim, with the PSI goal / DAMON_RECLAIM: workload slowdown %	le
-	rc_psi_psi_ms	reclaim, with the PSI goal / DAMON_RECLAIM: PSI some memory, ms	le
-	rc_psi_cpu_pct	reclaim, with the PSI goal / DAMON_RECLAIM: kdamond CPU %	le
-	rc_psi_applied_mib	reclaim, with the PSI goal / DAMON_RECLAIM: bytes the scheme reclaimed, MiB	-
+	rc_module_freed_mib	reclaim, upstream's DAMON_RECLAIM module (6.12 as built): workload RSS freed, MiB	-
+	rc_module_applied_mib	reclaim, upstream's DAMON_RECLAIM module: bytes reclaimed, MiB	-
+	rc_module_cpu_pct	reclaim, upstream's DAMON_RECLAIM module: kdamond CPU %	-
+	rc_same_freed_mib	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: workload RSS freed, MiB	ge
+	rc_same_memfree_gain_mib	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: MemFree gained, MiB	ge
+	rc_same_slowdown_pct	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: workload slowdown %	le
+	rc_same_psi_ms	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: PSI some memory, ms	le
+	rc_same_cpu_pct	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: kdamond CPU %	le
+	rc_same_applied_mib	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: bytes the scheme reclaimed, MiB	-
+	rc_psi_freed_mib	reclaim, both with a PSI goal: workload RSS freed, MiB	ge
+	rc_psi_memfree_gain_mib	reclaim, both with a PSI goal: MemFree gained, MiB	ge
+	rc_psi_slowdown_pct	reclaim, both with a PSI goal: workload slowdown %	le
+	rc_psi_psi_ms	reclaim, both with a PSI goal: PSI some memory, ms	le
+	rc_psi_cpu_pct	reclaim, both with a PSI goal: kdamond CPU %	le
+	rc_psi_applied_mib	reclaim, both with a PSI goal: bytes the scheme reclaimed, MiB	-
 	hwc_nr_regions	hot/warm/cold: regions per aggregation (mean)	-
 	mov_nr_regions	moving hot set: regions per aggregation (mean)	-
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
