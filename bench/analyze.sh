@@ -244,6 +244,7 @@ fi
 # Proactive reclaim: one line per configuration.  Rows compare ours and
 # upstream: "none" with "none"; "same" (reclaim.conf with the bench's
 # thresholds, no PSI goal) with DAMON_RECLAIM's scheme through sysfs;
+# "szq" (reclaim.conf without its time quota) with the same sysfs run;
 # "psi" (with the goal) with the same and a PSI goal; "module" is
 # upstream's DAMON_RECLAIM module alone.
 # The slowdown is against the run without DAMON over the same window (the
@@ -254,7 +255,8 @@ nb=$(rate "$dir/wl-rc_none.txt" rc_start rc_end 2>/dev/null)
 while read -r _ cfg r0 r1 m0 m1 psi used unit t0 t1 applied; do
 	f=$dir/wl-rc_$cfg.txt
 	b=${nb:-$(rate "$f" base_start base_end)} && p=$(rate "$f" rc_start rc_end) || b=
-	for row in $(case $cfg in none|module) echo "$cfg" ;; conf|sysfs) echo same ;;
+	for row in $(case $cfg in none|module) echo "$cfg" ;; conf) echo same ;;
+		     sysfs) echo same szq ;; szq) echo szq ;;
 		     psi|sysfs_psi) echo psi ;; esac); do
 		awk -v k="$kernel" -v n="rc_$row" -v a="$r0" -v b_="$r1" \
 			-v m0="$m0" -v m1="$m1" -v psi="$psi" -v c="$used" -v u="$unit" \

@@ -600,7 +600,11 @@ fi
 # parameter context, which has none, removes it: the scheme never tries
 # a region), DAMON_RECLAIM's scheme written through upstream's sysfs, as
 # the module would make it ("sysfs"), and with a some_mem_psi_us goal of
-# the same rate as ours ("sysfs_psi").  All get the same thresholds: min_age 10 s
+# the same rate as ours ("sysfs_psi").  Ours also runs reclaim.conf
+# without its time quota ("szq"): upstream measures the time an action
+# takes with the jiffy-grained coarse clock, so actions shorter than a
+# tick count as free and its 10 ms per second hardly binds (its size
+# quota does); ours measures with ktime_get_ns().  All get the same thresholds: min_age 10 s
 # instead of 2 min (BENCH_RC_MIN_AGE_S), and watermarks of 70 %/60 %/20 %
 # free memory instead of 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of
 # 2 GiB free, where the shipped watermarks would never turn reclaim on.
@@ -613,12 +617,14 @@ rc_min_age=${BENCH_RC_MIN_AGE_S:-10}
 rc_dir=/sys/module/damon_reclaim/parameters
 rc_made=$scratch/reclaim.made
 
-# rc_conf PSI: reclaim.conf with the bench's thresholds, with (PSI=1) or
-# without its some_mem_psi_us goal.
+# rc_conf PSI [NOMS]: reclaim.conf with the bench's thresholds, with
+# (PSI=1) or without its some_mem_psi_us goal; NOMS=1 drops the time quota
+# (the size quota alone bounds it).
 rc_conf() {
-	awk -v age=$((rc_min_age * 10)) -v psi="$1" '
+	awk -v age=$((rc_min_age * 10)) -v psi="$1" -v noms="${2:-0}" '
 	/^[ \t]*goal psi \{/ && !psi { skip = 1 }
 	skip { if ($0 ~ /^[ \t]*\}/) skip = 0; next }
+	$1 == "ms" && noms { next }
 	$1 == "min_age" { sub(/[0-9]+/, age) }
 	$1 == "high" { sub(/[0-9]+/, 700) }
 	$1 == "mid" { sub(/[0-9]+/, 600) }
@@ -685,8 +691,12 @@ rc_start() {	# none | module | sysfs | sysfs_psi | conf | psi; sets KPID
 		;;
 	sysfs) rc_sysfs 0 ;;
 	sysfs_psi) rc_sysfs 1 ;;
-	conf|psi)
-		rc_conf $([ "$1" = psi ] && echo 1 || echo 0) > "$scratch/reclaim-$1.conf"
+	conf|psi|szq)
+		case $1 in
+		conf) rc_conf 0 ;;
+		psi) rc_conf 1 ;;
+		szq) rc_conf 0 1 ;;
+		esac > "$scratch/reclaim-$1.conf"
 		"$damo" restore --made "$rc_made" "$scratch/reclaim-$1.conf" ||
 			die "damo restore reclaim-$1.conf"
 		KPID=$(cat /sys/kernel/config/damon/contexts/reclaim/kdamond_pid)
@@ -715,7 +725,7 @@ rc_stop() {
 		w "$sfs/0/contexts/0/schemes/nr_schemes" 0
 		w "$sfs/0/contexts/0/targets/0/regions/nr_regions" 0
 		;;
-	conf|psi) "$damo" clear --only-from "$rc_made" || die "damo clear" ;;
+	conf|psi|szq) "$damo" clear --only-from "$rc_made" || die "damo clear" ;;
 	esac
 	KPID=
 }
@@ -729,7 +739,7 @@ if want reclaim; then
 		die "reclaim: no DAMON_RECLAIM in the upstream kernel"
 	else
 		if [ "$kernel" = ours ]; then
-			rc_configs="none conf psi"
+			rc_configs="none conf szq psi"
 			[ -x "$damo" ] || die "no $damo (make -C tools)"
 		else
 			rc_configs="none module sysfs sysfs_psi"

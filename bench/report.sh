@@ -87,6 +87,11 @@ order() {
 	rc_same_psi_ms	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: PSI some memory, ms	le
 	rc_same_cpu_pct	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: kdamond CPU %	le
 	rc_same_applied_mib	reclaim, reclaim.conf / DAMON_RECLAIM's scheme by sysfs: bytes the scheme reclaimed, MiB	-
+	rc_szq_freed_mib	reclaim, ours without the time quota / DAMON_RECLAIM's scheme by sysfs: workload RSS freed, MiB	ge
+	rc_szq_memfree_gain_mib	reclaim, ours without the time quota / DAMON_RECLAIM's scheme by sysfs: MemFree gained, MiB	ge
+	rc_szq_slowdown_pct	reclaim, ours without the time quota / DAMON_RECLAIM's scheme by sysfs: workload slowdown %	le
+	rc_szq_psi_ms	reclaim, ours without the time quota / DAMON_RECLAIM's scheme by sysfs: PSI some memory, ms	le
+	rc_szq_cpu_pct	reclaim, ours without the time quota / DAMON_RECLAIM's scheme by sysfs: kdamond CPU %	le
 	rc_psi_freed_mib	reclaim, both with a PSI goal: workload RSS freed, MiB	ge
 	rc_psi_memfree_gain_mib	reclaim, both with a PSI goal: MemFree gained, MiB	ge
 	rc_psi_slowdown_pct	reclaim, both with a PSI goal: workload slowdown %	le
