@@ -247,10 +247,11 @@ fi
 # "szq" (reclaim.conf without its time quota) with the same sysfs run;
 # "psi" (with the goal) with the same and a PSI goal; "module" is
 # upstream's DAMON_RECLAIM module alone.
-# The slowdown is against the run without DAMON over the same window (the
-# workload's own rate drifts between its first seconds and a minute
-# later, by up to 20 % without any DAMON), else against its own window
-# before reclaim.
+# The slowdown: the rate of the run without DAMON over the same 60 s
+# window, divided by this run's, minus 1.  (Not against the run's own 5 s
+# window before reclaim: right after populating 1 GiB that rate varies by
+# +-20 % from run to run, the 60 s windows' by about 2 %.)  Without a run
+# without DAMON, against its own window before.
 nb=$(rate "$dir/wl-rc_none.txt" rc_start rc_end 2>/dev/null)
 while read -r _ cfg r0 r1 m0 m1 psi used unit t0 t1 applied; do
 	f=$dir/wl-rc_$cfg.txt

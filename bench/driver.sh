@@ -601,10 +601,9 @@ fi
 # a region), DAMON_RECLAIM's scheme written through upstream's sysfs, as
 # the module would make it ("sysfs"), and with a some_mem_psi_us goal of
 # the same rate as ours ("sysfs_psi").  Ours also runs reclaim.conf
-# without its time quota ("szq"): upstream measures the time an action
-# takes with the jiffy-grained coarse clock, so actions shorter than a
-# tick count as free and its 10 ms per second hardly binds (its size
-# quota does); ours measures with ktime_get_ns().  All get the same thresholds: min_age 10 s
+# without its time quota ("szq"), to show what that quota holds back
+# (upstream times actions with the jiffy-grained coarse clock, ours with
+# ktime_get_ns(), so the two time quotas need not bind alike).  All get the same thresholds: min_age 10 s
 # instead of 2 min (BENCH_RC_MIN_AGE_S), and watermarks of 70 %/60 %/20 %
 # free memory instead of 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of
 # 2 GiB free, where the shipped watermarks would never turn reclaim on.
