@@ -64,6 +64,21 @@ w() {	# FILE VALUE: write, loudly on failure
 	echo "$2" > "$1" || die "cannot write '$2' to $1"
 }
 
+# up_ctx OPS MIN MAX: upstream's kdamond 0 with context 0 (made if
+# missing) on OPS, 5 ms / 100 ms / 1 s, MIN..MAX regions, and target 0.
+up_ctx() {
+	local c=$sfs/0/contexts/0
+	[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
+	[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
+	w "$c/operations" "$1"
+	w "$c/monitoring_attrs/intervals/sample_us" 5000
+	w "$c/monitoring_attrs/intervals/aggr_us" 100000
+	w "$c/monitoring_attrs/intervals/update_us" 1000000
+	w "$c/monitoring_attrs/nr_regions/max" "$3"
+	w "$c/monitoring_attrs/nr_regions/min" "$2"
+	[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+}
+
 # mon_start PID [pageout]: monitor PID (optionally with the pageout scheme:
 # not accessed at all for at least 20 aggregations = 2 s); sets KPID.
 # PID "-" monitors physical memory (paddr) over PADDR_RANGE ("START END",
@@ -118,16 +133,8 @@ mon_start() {
 		KPID=$(cat "$cfs/kdamond_pid")
 	else
 		[ -z "$TUNE_BP" ] || die "upstream 6.12 has no intervals tuning"
-		[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
 		local c=$sfs/0/contexts/0
-		[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
-		w "$c/operations" $ops
-		w "$c/monitoring_attrs/intervals/sample_us" 5000
-		w "$c/monitoring_attrs/intervals/aggr_us" 100000
-		w "$c/monitoring_attrs/intervals/update_us" 1000000
-		w "$c/monitoring_attrs/nr_regions/min" 10
-		w "$c/monitoring_attrs/nr_regions/max" 1000
-		[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+		up_ctx $ops 10 1000
 		if [ $ops = paddr ]; then
 			set -- $PADDR_RANGE
 			w "$c/targets/0/regions/nr_regions" 1
@@ -436,15 +443,7 @@ scale_setup() {	# N PID START END: a context of N regions, not on
 			die "mkregions $n"
 		return
 	fi
-	[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
-	[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
-	w "$c/operations" vaddr
-	w "$c/monitoring_attrs/intervals/sample_us" 5000
-	w "$c/monitoring_attrs/intervals/aggr_us" 100000
-	w "$c/monitoring_attrs/intervals/update_us" 1000000
-	w "$c/monitoring_attrs/nr_regions/max" "$n"
-	w "$c/monitoring_attrs/nr_regions/min" "$n"
-	[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+	up_ctx vaddr "$n" "$n"
 	w "$c/targets/0/pid_target" "$pid"
 	w "$c/schemes/nr_schemes" 0
 	"$bin/mkregions" upstream "$c/targets/0/regions" "$n" "$3" "$4" ||
@@ -635,15 +634,7 @@ rc_conf() {
 # some_mem_psi_us goal of 1 ms per 1 s reset interval (ours: 2 ms per 2 s).
 rc_sysfs() {
 	local c=$sfs/0/contexts/0 s
-	[ "$(cat "$sfs/nr_kdamonds")" = 1 ] || w "$sfs/nr_kdamonds" 1
-	[ -d "$c" ] || w "$sfs/0/contexts/nr_contexts" 1
-	w "$c/operations" paddr
-	w "$c/monitoring_attrs/intervals/sample_us" 5000
-	w "$c/monitoring_attrs/intervals/aggr_us" 100000
-	w "$c/monitoring_attrs/intervals/update_us" 1000000
-	w "$c/monitoring_attrs/nr_regions/min" 10
-	w "$c/monitoring_attrs/nr_regions/max" 1000
-	[ -d "$c/targets/0" ] || w "$c/targets/nr_targets" 1
+	up_ctx paddr 10 1000
 	set -- "$1" $(ram_range)
 	w "$c/targets/0/regions/nr_regions" 1
 	w "$c/targets/0/regions/0/start" "$2"
