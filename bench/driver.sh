@@ -552,11 +552,8 @@ if want paddr; then
 		trace_on damon_aggregated
 		mon_start -
 		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
-		s0=$(cat "/proc/$KPID/schedstat" 2>/dev/null)
 		sleep "$acc_secs"
 		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
-		# run time, wait for the CPU and times scheduled in, ns
-		res "paddr_schedstat $s0 $(cat "/proc/$KPID/schedstat" 2>/dev/null)"
 		mon_stop
 		trace_off paddr
 		res "paddr_kdamond $((c1 - c0)) $cpu_unit $t0 $t1"
@@ -602,10 +599,11 @@ fi
 # the same rate as ours ("sysfs_psi").  Ours also runs reclaim.conf
 # without its time quota ("szq"), to show what that quota holds back
 # (upstream times actions with the jiffy-grained coarse clock, ours with
-# ktime_get_ns(), so the two time quotas need not bind alike).  All get the same thresholds: min_age 10 s
-# instead of 2 min (BENCH_RC_MIN_AGE_S), and watermarks of 70 %/60 %/20 %
-# free memory instead of 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of
-# 2 GiB free, where the shipped watermarks would never turn reclaim on.
+# ktime_get_ns(), so the two time quotas need not bind alike).  All get
+# the same thresholds: min_age 10 s instead of 2 min (BENCH_RC_MIN_AGE_S),
+# and watermarks of 70 %/60 %/20 % free memory (rc_wmarks) instead of
+# 50 %/40 %/20 %: a 1 GiB workload leaves ~46 % of 2 GiB free, where the
+# shipped watermarks would never turn reclaim on.
 # Per run: the workload's RssAnon and MemFree before and after
 # BENCH_RC_SECS (60) of reclaim, PSI "some" memory stall time, the
 # kdamond's CPU time, the bytes the scheme reclaimed and the workload's
@@ -614,6 +612,7 @@ rc_secs=${BENCH_RC_SECS:-60}
 rc_min_age=${BENCH_RC_MIN_AGE_S:-10}
 rc_dir=/sys/module/damon_reclaim/parameters
 rc_made=$scratch/reclaim.made
+rc_wmarks=(700 600 200)	# high, mid, low: per mille of free memory
 
 # rc_conf PSI [NOMS]: reclaim.conf with the bench's thresholds, with
 # (PSI=1) or without its some_mem_psi_us goal; NOMS=1 drops the time quota
@@ -624,9 +623,11 @@ rc_conf() {
 	skip { if ($0 ~ /^[ \t]*\}/) skip = 0; next }
 	$1 == "ms" && noms { next }
 	$1 == "min_age" { sub(/[0-9]+/, age) }
-	$1 == "high" { sub(/[0-9]+/, 700) }
-	$1 == "mid" { sub(/[0-9]+/, 600) }
-	{ print }' "$here/../tools/policies/reclaim.conf"
+	$1 == "high" { sub(/[0-9]+/, high) }
+	$1 == "mid" { sub(/[0-9]+/, mid) }
+	$1 == "low" { sub(/[0-9]+/, low) }
+	{ print }' high="${rc_wmarks[0]}" mid="${rc_wmarks[1]}" low="${rc_wmarks[2]}" \
+		"$here/../tools/policies/reclaim.conf"
 }
 
 # rc_sysfs PSI: DAMON_RECLAIM's scheme (mm/damon/reclaim.c) through
@@ -661,9 +662,9 @@ rc_sysfs() {
 	fi
 	w "$s/watermarks/metric" free_mem_rate
 	w "$s/watermarks/interval_us" 5000000
-	w "$s/watermarks/high" 700
-	w "$s/watermarks/mid" 600
-	w "$s/watermarks/low" 200
+	w "$s/watermarks/high" "${rc_wmarks[0]}"
+	w "$s/watermarks/mid" "${rc_wmarks[1]}"
+	w "$s/watermarks/low" "${rc_wmarks[2]}"
 	w "$sfs/0/state" on
 	KPID=$(cat "$sfs/0/pid")
 }
@@ -673,9 +674,9 @@ rc_start() {	# none | module | sysfs | sysfs_psi | conf | psi; sets KPID
 	none) KPID= ;;
 	module)
 		w "$rc_dir/min_age" $((rc_min_age * 1000000))
-		w "$rc_dir/wmarks_high" 700
-		w "$rc_dir/wmarks_mid" 600
-		w "$rc_dir/wmarks_low" 200
+		w "$rc_dir/wmarks_high" "${rc_wmarks[0]}"
+		w "$rc_dir/wmarks_mid" "${rc_wmarks[1]}"
+		w "$rc_dir/wmarks_low" "${rc_wmarks[2]}"
 		w "$rc_dir/enabled" Y
 		KPID=$(cat "$rc_dir/kdamond_pid")
 		;;
