@@ -89,16 +89,20 @@ $1 == "scale_kdamond" && $6 > $5 {
 }' "$r"
 
 # accuracy NAME WORKLOAD_FILE TRACE_FILE: precision, recall, latency.
-# The workload file gives either one "range hot S E" (a fixed truth) or
+# The workload file gives either one "range hot S E" (a fixed truth),
 # "window T S E" lines (the truth from time T on; T and the trace's
-# timestamps are both CLOCK_MONOTONIC).  An aggregation's events come in
+# timestamps are both CLOCK_MONOTONIC), or "prange S E" lines (a fixed
+# truth of several ranges: the hot range's physical pages).  An aggregation's events come in
 # address order within a few microseconds; a new one starts when the
 # address goes back or after a 50 ms gap.
 accuracy() {
 	awk -v name="$1" -v k="$kernel" -v hot_min="$hot_min" '
+	# the truth of window w: nt[w] ranges ts_[w, i] .. te[w, i], tb[w] bytes
+	function truth(w, s, e) { nt[w]++; ts_[w, nt[w]] = s; te[w, nt[w]] = e; tb[w] += e - s }
 	FNR == NR {
-		if ($1 == "range" && $2 == "hot") { nw = 1; wt[1] = 0; ws[1] = $3; we[1] = $4 }
-		if ($1 == "window") { nw++; wt[nw] = $2; ws[nw] = $3; we[nw] = $4 }
+		if ($1 == "range" && $2 == "hot") { nw = 1; wt[1] = 0; truth(1, $3, $4) }
+		if ($1 == "window") { nw++; wt[nw] = $2; truth(nw, $3, $4) }
+		if ($1 == "prange") { if (!nw) { nw = 1; wt[1] = 0 } truth(1, $2, $3) }
 		next
 	}
 	{
@@ -115,18 +119,21 @@ accuracy() {
 		n++; rs[n] = s; re_[n] = e; ra[n] = acc
 		ps = s; pts = ts
 	}
-	function flush(   j, cur, cs, ce, det, inter, lo, hi, rec) {
+	function flush(   j, m, cur, det, inter, lo, hi, rec) {
 		if (n == 0) return
 		cur = 1
 		for (j = 1; j <= nw; j++) if (wt[j] <= pts) cur = j
-		cs = ws[cur]; ce = we[cur]; det = 0; inter = 0
+		det = 0; inter = 0
 		for (j = 1; j <= n; j++) {
 			if (ra[j] < hot_min) continue
 			det += re_[j] - rs[j]
-			lo = rs[j] > cs ? rs[j] : cs; hi = re_[j] < ce ? re_[j] : ce
-			if (hi > lo) inter += hi - lo
+			for (m = 1; m <= nt[cur]; m++) {
+				lo = rs[j] > ts_[cur, m] ? rs[j] : ts_[cur, m]
+				hi = re_[j] < te[cur, m] ? re_[j] : te[cur, m]
+				if (hi > lo) inter += hi - lo
+			}
 		}
-		rec = inter / (ce - cs)
+		rec = inter / tb[cur]
 		sr += rec; nr++; sn += n
 		if (det > 0) { sp += inter / det; np++ }
 		if (cur != lastcur) { since = 0; detected = 0; lastcur = cur }
@@ -181,48 +188,9 @@ $1 == "paddr_kdamond" && $5 > $4 { printf "pa_cpu_pct %s %.4f\n", k, cpu($2, $3,
 $1 == "paddr_truth_moved" { printf "pa_truth_moved %s %s\n", k, $2 }' "$r"
 
 # Physical memory: the hot range's physical pages (truth-paddr.txt,
-# "prange S E", sorted and merged) against the regions each aggregation
-# calls hot; precision and recall as for the virtual runs.
-if [ -f "$dir/trace-paddr.txt" ] && [ -f "$dir/truth-paddr.txt" ]; then
-	awk -v k="$kernel" -v hot_min="$hot_min" '
-	FNR == NR { nt++; ts_[nt] = $2; te[nt] = $3; tb += $3 - $2; next }
-	{
-		for (i = 1; i <= NF; i++) if ($i == "damon_aggregated:") break
-		if (i > NF) next
-		t = $(i - 1); sub(/:$/, "", t); t += 0
-		split($(i + 3), se, "[-:]")
-		s = se[1] + 0; e = se[2] + 0; acc = $(i + 4) + 0
-		if (n == 0 || s <= ps || t - pt > 0.05) { flush(); n = 0 }
-		n++; rs[n] = s; re_[n] = e; ra[n] = acc
-		ps = s; pt = t
-	}
-	# regions come in address order: one sweep over the truth ranges
-	function flush(   j, c, det, inter, lo, hi) {
-		if (n == 0) return
-		c = 1; det = 0; inter = 0
-		for (j = 1; j <= n; j++) {
-			if (ra[j] < hot_min) continue
-			det += re_[j] - rs[j]
-			while (c <= nt && te[c] <= rs[j]) c++
-			for (m = c; m <= nt && ts_[m] < re_[j]; m++) {
-				lo = rs[j] > ts_[m] ? rs[j] : ts_[m]
-				hi = re_[j] < te[m] ? re_[j] : te[m]
-				if (hi > lo) inter += hi - lo
-			}
-		}
-		sr += inter / tb; nr++; sn += n
-		if (det > 0) { sp += inter / det; np++ }
-		n = 0
-	}
-	END {
-		flush()
-		if (!tb) exit
-		printf "pa_precision %s %.4f\n", k, np ? sp / np : 0
-		printf "pa_recall %s %.4f\n", k, nr ? sr / nr : 0
-		printf "pa_nr_regions %s %.1f\n", k, nr ? sn / nr : 0
-		printf "pa_aggregations %s %d\n", k, nr
-	}' "$dir/truth-paddr.txt" "$dir/trace-paddr.txt"
-fi
+# "prange S E", merged) against the regions each aggregation calls hot.
+[ -f "$dir/trace-paddr.txt" ] && [ -f "$dir/truth-paddr.txt" ] &&
+	accuracy pa "$dir/truth-paddr.txt" "$dir/trace-paddr.txt"
 
 # Physical memory, pageout: RssAnon and MemFree before and after, bytes
 # applied, the hot range's pages still resident at their frames.
