@@ -82,6 +82,14 @@ static void kdamond_sleep(struct damon_ctx *ctx, u64 ns, bool idle)
 	if (!kthread_should_stop() && !(idle && READ_ONCE(ctx->kdamond_woken)))
 		schedule_hrtimeout_range(&expires, ns / 100, HRTIMER_MODE_ABS);
 	__set_current_state(TASK_RUNNING);
+	/*
+	 * A sleep of a few microseconds may end before it begins: its timer
+	 * fires while being armed and the task never leaves the CPU.  Every
+	 * loop of the kdamond passes here, so yield here too, or intervals of
+	 * 1 us starve the CPU on a kernel without preemption (the "off" that
+	 * would stop it included).
+	 */
+	cond_resched();
 }
 
 /*

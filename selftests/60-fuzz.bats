@@ -28,7 +28,30 @@ setup() {
 }
 
 teardown() {
+	[ -z "${STALL_WATCH:-}" ] || kill "$STALL_WATCH" 2>/dev/null
 	cfs_teardown
+}
+
+# stall_watch SECONDS: if the test still runs after SECONDS, show on the
+# TAP stream what every kdamond and every task in D state is doing (state,
+# wchan, CPU time), so that a timeout says where it hung.  teardown stops
+# the watch.
+stall_watch() {
+	(
+		local p comm st
+		sleep "$1" 3>&- > /dev/null 2>&1 &
+		wait $!
+		echo "# still running after $1 s: kdamonds and blocked tasks"
+		for p in /proc/[0-9]*; do
+			read -r comm < "$p/comm" 2>/dev/null || continue
+			st=$(sed -n 's/^State:[[:space:]]*//p' "$p/status" 2>/dev/null)
+			[[ "$comm" == kdamond* || "$st" == D* ]] || continue
+			echo "# ${p#/proc/} $comm $st wchan $(cat "$p/wchan" 2>/dev/null)" \
+				"schedstat $(cat "$p/schedstat" 2>/dev/null)"
+			sed 's/^/#   /' "$p/stack" 2>/dev/null
+		done
+	) >&3 &
+	STALL_WATCH=$!
 }
 
 # Numbers as configfs-layout.md shows them: decimal, no leading zeros.
@@ -241,6 +264,11 @@ stats_of() {
 	cat "$out"
 	echo "# $(grep '^ops ' "$out")" >&3
 	echo "# $(grep '^errnos:' "$out")" >&3
+	# what the fuzzing left running: the rest of the test runs with it
+	echo "# end: $(cat "$c/state") $(cat "$c/operations") sample/aggr/update_us" \
+		"$(cat "$c/sample_us" "$c/aggr_us" "$c/update_us" | tr '\n' ' ')" \
+		"access_bp $(cat "$c/intervals_goal/access_bp")" >&3
+	stall_watch 150
 	grep -q '^failures 0$' "$out"
 	# The fuzzing really ran the kdamond, and accepted and refused writes.
 	grep -qE 'on-ok [1-9]' "$out"
@@ -353,6 +381,34 @@ stats_of() {
 		{ cat "$out"; return 1; }
 	grep -qx 'names 40 ok' "$out"
 	[ -z "$(ls -A "$CFS_CTXS")" ]
+}
+
+@test "1 us intervals: the kdamond runs flat out yet yields; the shell goes on and off stops it" {
+	local w=$CFS_CTXS/tiny/schemes/s0/watermarks i n0 n1
+	cfs_start_sleeper
+	cfs_mkctx tiny
+	cfs_mktarget tiny t0 "$SLEEPER_PID"
+	cfs_attrs tiny 1 1 1 10 1000
+	# sampling: an aggregation per sample
+	cfs_on tiny
+	n0=$(cfs_nr_aggr tiny)
+	for i in $(seq 10); do cat "$CFS_CTXS/tiny/state" > /dev/null; done
+	n1=$(cfs_nr_aggr tiny)
+	[ "$n1" -gt "$n0" ] || { echo "no aggregation: $n0 then $n1"; return 1; }
+	cfs_off tiny
+	[ "$(cfs_kdamond_pid tiny)" = -1 ]
+	# idle: a scheme whose watermarks, checked every 1 us, keep it off
+	cfs_mkscheme tiny s0
+	cfs_set "$w/metric" free_mem_rate
+	cfs_set "$w/interval_us" 1
+	cfs_set "$w/high" 1000
+	cfs_set "$w/mid" 1000
+	cfs_set "$w/low" 1000
+	cfs_on tiny
+	for i in $(seq 10); do cat "$CFS_CTXS/tiny/state" > /dev/null; done
+	cfs_expect_value "$CFS_CTXS/tiny/nr_aggregations" 0
+	cfs_off tiny
+	[ "$(cfs_kdamond_pid tiny)" = -1 ]
 }
 
 @test "huge intervals are slept, not overflowed into a busy loop" {
