@@ -291,6 +291,15 @@ mpid=
 elapsed=$((SECONDS - start))
 
 problems=()
+# UML now and then aborts in its host-side exit after the guest powered
+# off cleanly (twice in about ten make check runs, never reproduced
+# alone).  The guest's work is complete then, so that is no failure; an
+# abort before the power-down still is, and so are missing results.
+if [ "$rc" = 134 ] && [ "$machine" = UML ] &&
+	tail -n 1 "$out/console.log" | grep -q '] reboot: Power down$'; then
+	echo "note: UML aborted (status 134) after the guest's clean power-down"
+	rc=0
+fi
 case $rc in
 0) ;;
 124|137) problems+=("$machine did not finish within ${timeout}s and was killed") ;;
