@@ -48,7 +48,6 @@ stall_watch() {
 			[[ "$comm" == kdamond* || "$st" == D* ]] || continue
 			echo "# ${p#/proc/} $comm $st wchan $(cat "$p/wchan" 2>/dev/null)" \
 				"schedstat $(cat "$p/schedstat" 2>/dev/null)"
-			sed 's/^/#   /' "$p/stack" 2>/dev/null
 		done
 	) >&3 &
 	STALL_WATCH=$!
