@@ -32,6 +32,13 @@
 #   scale_maplat_{max,p99}_us_N   one mmap()+munmap() of the target while
 #                    N regions are monitored (0: not monitored)
 #   scale_kd_cpu_pct_N   kdamond CPU at N regions (min = max = N)
+#   floor_kd_cpu_pct_N   the same on the populated 64 MiB hot/warm/cold
+#   floor_fixed_us, floor_region_us   a line through those: the cost of a
+#                    sample with no region and of each region, us
+#   floor_sleeper_cpu_pct, floor_sleeper_us   a task that sleeps 5 ms at a
+#                    time: its CPU, and per wake-up
+#   floor_pa_cpu_pct_N   kdamond CPU monitoring physical memory (the
+#                    largest System RAM range) at N regions (min = max = N)
 set -u
 dir=$1
 r=$dir/results.txt
@@ -86,6 +93,33 @@ $1 == "scale_maplat" {
 }
 $1 == "scale_kdamond" && $6 > $5 {
 	printf "scale_kd_cpu_pct_%s %s %.4f\n", $2, k, $3 / $4 / ($6 - $5) * 100
+}' "$r"
+
+# Floor: kdamond CPU at N regions (min = max = N), a sleeping task's CPU,
+# and a least-squares line through the kdamond's points, both in us per
+# 5 ms sample (200 a second): the intercept is what a sample costs with no
+# region, the slope what each region adds.
+awk -v k="$kernel" '
+$1 == "floor_sleeper" && $5 > $4 {
+	v = $2 / $3 / ($5 - $4)
+	printf "floor_sleeper_cpu_pct %s %.4f\n", k, v * 100
+	printf "floor_sleeper_us %s %.2f\n", k, v * 1e6 / 200
+}
+$1 == "floor_pa_kdamond" && $6 > $5 {
+	printf "floor_pa_cpu_pct_%s %s %.4f\n", $2, k, $3 / $4 / ($6 - $5) * 100
+}
+$1 == "floor_kdamond" && $6 > $5 {
+	v = $3 / $4 / ($6 - $5)
+	printf "floor_kd_cpu_pct_%s %s %.4f\n", $2, k, v * 100
+	n++; sx += $2; sy += v; sxx += $2 * $2; sxy += $2 * v
+}
+END {
+	if (n < 2 || n * sxx == sx * sx)
+		exit
+	b = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+	a = (sy - b * sx) / n
+	printf "floor_fixed_us %s %.2f\n", k, a * 1e6 / 200
+	printf "floor_region_us %s %.3f\n", k, b * 1e6 / 200
 }' "$r"
 
 # accuracy NAME WORKLOAD_FILE TRACE_FILE: precision, recall, latency.

@@ -20,7 +20,9 @@
 # (which to run, default "sweep accuracy pageout scale"; "profile" only
 # with make bench-profile's kernels), BENCH_SCALE_MIB
 # (the scale target, default 512), BENCH_SCALE_NRS (region counts, default
-# "1000 10000 100000"), BENCH_LAT_SECS (each mmap latency window, 5).
+# "1000 10000 100000"), BENCH_LAT_SECS (each mmap latency window, 5),
+# BENCH_FLOOR_NRS (the floor phase's region counts, "3 10 30 100 300
+# 1000"), BENCH_FLOOR_PA_NRS (its paddr region counts, "10 30 100 300").
 set -u
 
 kernel=${BENCH_KERNEL:?}
@@ -40,6 +42,10 @@ scale_mib=${BENCH_SCALE_MIB:-512}
 scale_nrs=${BENCH_SCALE_NRS:-1000 10000 100000}
 scale_nrs=${scale_nrs//:/ }
 lat_secs=${BENCH_LAT_SECS:-5}
+floor_nrs=${BENCH_FLOOR_NRS:-3 10 30 100 300 1000}
+floor_nrs=${floor_nrs//:/ }
+floor_pa_nrs=${BENCH_FLOOR_PA_NRS:-10 30 100 300}
+floor_pa_nrs=${floor_pa_nrs//:/ }
 scratch=/dev/shm/bench
 # Under QEMU (TCG) the workloads need an address-space switch every 0.5 ms
 # to set Accessed bits at all (see bench_switcher() in workloads/common.h).
@@ -86,8 +92,9 @@ up_ctx() {
 # folios (a filter on ours; upstream's paddr pageout does it by itself).
 # With TUNE_BP set (ours only), the intervals tune themselves toward that
 # many basis points of observed accesses, 5 ms .. 10 s, every 3
-# aggregations (stat.conf's goal).
-PADDR_RANGE='' TUNE_BP=''
+# aggregations (stat.conf's goal).  MON_MIN and MON_MAX bound the number
+# of regions (10 and 1000 unless set).
+PADDR_RANGE='' TUNE_BP='' MON_MIN=10 MON_MAX=1000
 mon_start() {
 	local pid=$1 scheme=${2:-} s ops=vaddr
 	[ "$pid" = - ] && ops=paddr
@@ -97,8 +104,8 @@ mon_start() {
 		w "$cfs/sample_us" 5000
 		w "$cfs/aggr_us" 100000
 		w "$cfs/update_us" 1000000
-		w "$cfs/min_nr_regions" 10
-		w "$cfs/max_nr_regions" 1000
+		w "$cfs/min_nr_regions" "$MON_MIN"
+		w "$cfs/max_nr_regions" "$MON_MAX"
 		if [ $ops = paddr ]; then
 			mkdir -p "$cfs/targets/t/regions/ram" || die "mkdir region"
 			set -- $PADDR_RANGE
@@ -134,7 +141,7 @@ mon_start() {
 	else
 		[ -z "$TUNE_BP" ] || die "upstream 6.12 has no intervals tuning"
 		local c=$sfs/0/contexts/0
-		up_ctx $ops 10 1000
+		up_ctx $ops "$MON_MIN" "$MON_MAX"
 		if [ $ops = paddr ]; then
 			set -- $PADDR_RANGE
 			w "$c/targets/0/regions/nr_regions" 1
@@ -584,6 +591,58 @@ if want paddr; then
 			save
 		fi
 	fi
+fi
+
+# Floor: what a sample costs apart from its regions.  The kdamond's CPU
+# with min_nr_regions = max_nr_regions = N (BENCH_FLOOR_NRS) on the
+# hot/warm/cold workload of 64 MiB, and the CPU of a task that only sleeps
+# 5 ms at a time beside the same workload, unmonitored: the price of 200
+# wake-ups a second on this machine.  bench/analyze.sh fits a line through
+# the kdamond's points: its intercept is the fixed cost of a sample.  Then
+# the same for physical memory (the largest System RAM range) at
+# BENCH_FLOOR_PA_NRS regions, which removes what decides the paddr phase's
+# CPU more than any cost: how many regions a run happens to settle at.
+if want floor; then
+	log "floor: $floor_nrs regions"
+	wl_start floor "$bin/hwc" 4 12 48
+	sleep 1
+	"$bin/sleeper" 5000 > "$scratch/wl-sleeper.txt" &
+	spid=$!
+	sleep 1
+	read -r c0 _ < "/proc/$spid/schedstat" || die "no sleeper"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	sleep "$mon_win"
+	read -r c1 _ < "/proc/$spid/schedstat" || die "no sleeper"
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	kill "$spid"; wait "$spid"
+	res "floor_sleeper $((c1 - c0)) 1000000000 $t0 $t1"
+	for n in $floor_nrs; do
+		MON_MIN=$n MON_MAX=$n
+		mon_start "$WPID"
+		sleep 2
+		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		sleep "$mon_win"
+		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		mon_stop
+		res "floor_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
+		save
+	done
+	PADDR_RANGE=$(ram_range)
+	for n in $floor_pa_nrs; do
+		[ -n "$PADDR_RANGE" ] || break
+		MON_MIN=$n MON_MAX=$n
+		mon_start -
+		sleep 2
+		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		sleep "$mon_win"
+		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		mon_stop
+		res "floor_pa_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
+		save
+	done
+	MON_MIN=10 MON_MAX=1000
+	wl_stop
+	save
 fi
 
 # Proactive reclaim of a whole machine: a 1 GiB workload of which 256 MiB

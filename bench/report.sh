@@ -101,6 +101,20 @@ order() {
 	hwc_nr_regions	hot/warm/cold: regions per aggregation (mean)	-
 	mov_nr_regions	moving hot set: regions per aggregation (mean)	-
 	hwc_aggregations	aggregations traced, hot/warm/cold run	-
+	floor_kd_cpu_pct_3	floor: kdamond CPU %, 3 regions (64 MiB hot/warm/cold)	half
+	floor_kd_cpu_pct_10	floor: kdamond CPU %, 10 regions	half
+	floor_kd_cpu_pct_30	floor: kdamond CPU %, 30 regions	half
+	floor_kd_cpu_pct_100	floor: kdamond CPU %, 100 regions	half
+	floor_kd_cpu_pct_300	floor: kdamond CPU %, 300 regions	half
+	floor_kd_cpu_pct_1000	floor: kdamond CPU %, 1000 regions	half
+	floor_fixed_us	floor: a sample's fixed cost (fit, no region), us	le
+	floor_region_us	floor: each region's cost per sample (fit), us	le
+	floor_sleeper_cpu_pct	floor: a task sleeping 5 ms at a time, CPU %	-
+	floor_sleeper_us	floor: that task, us per wake-up	-
+	floor_pa_cpu_pct_10	floor: paddr kdamond CPU %, 10 regions (2 GiB of RAM)	le
+	floor_pa_cpu_pct_30	floor: paddr kdamond CPU %, 30 regions	le
+	floor_pa_cpu_pct_100	floor: paddr kdamond CPU %, 100 regions	le
+	floor_pa_cpu_pct_300	floor: paddr kdamond CPU %, 300 regions	le
 	scale_setup_s_1000	scale: making 1000 region directories, s	le
 	scale_setup_s_10000	scale: making 10000 region directories, s	le
 	scale_setup_s_100000	scale: making 100000 region directories, s	le
