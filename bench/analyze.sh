@@ -39,6 +39,8 @@
 #                    time: its CPU, and per wake-up
 #   floor_pa_cpu_pct_N   kdamond CPU monitoring physical memory (the
 #                    largest System RAM range) at N regions (min = max = N)
+#   floor_nr_regions_N, floor_pa_nr_regions_N   the regions such a point
+#                    really had: mean per aggregation over a traced second
 set -u
 dir=$1
 r=$dir/results.txt
@@ -98,8 +100,32 @@ $1 == "scale_kdamond" && $6 > $5 {
 # Floor: kdamond CPU at N regions (min = max = N), a sleeping task's CPU,
 # and a least-squares line through the kdamond's points, both in us per
 # 5 ms sample (200 a second): the intercept is what a sample costs with no
-# region, the slope what each region adds.
-awk -v k="$kernel" '
+# region, the slope what each region adds.  Each point counts the regions
+# it really had (the mean per aggregation of the second traced after it:
+# every aggregation emits nr_regions events, each weighing 1/nr_regions),
+# which the line is fitted against where known.
+floor_regions() {	# TRACE_FILE: mean regions per aggregation
+	awk '{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^nr_regions=/) { n++; inv += 1 / substr($i, 12) }
+	} END { if (inv > 0) printf "%.1f", n / inv }' "$1"
+}
+fl='' fpl=''
+for f in "$dir"/trace-floor-[0-9]*.txt; do
+	[ -s "$f" ] || continue
+	n=${f##*-}; fl+=" ${n%.txt}:$(floor_regions "$f")"
+done
+for f in "$dir"/trace-floor-pa-[0-9]*.txt; do
+	[ -s "$f" ] || continue
+	n=${f##*-}; fpl+=" ${n%.txt}:$(floor_regions "$f")"
+done
+awk -v k="$kernel" -v fl="$fl" -v fpl="$fpl" '
+BEGIN {
+	m = split(fl, p, " ")
+	for (i = 1; i <= m; i++) { split(p[i], q, ":"); cnt[q[1]] = q[2] }
+	m = split(fpl, p, " ")
+	for (i = 1; i <= m; i++) { split(p[i], q, ":"); pcnt[q[1]] = q[2] }
+}
 $1 == "floor_sleeper" && $5 > $4 {
 	v = $2 / $3 / ($5 - $4)
 	printf "floor_sleeper_cpu_pct %s %.4f\n", k, v * 100
@@ -107,11 +133,16 @@ $1 == "floor_sleeper" && $5 > $4 {
 }
 $1 == "floor_pa_kdamond" && $6 > $5 {
 	printf "floor_pa_cpu_pct_%s %s %.4f\n", $2, k, $3 / $4 / ($6 - $5) * 100
+	if (pcnt[$2] > 0)
+		printf "floor_pa_nr_regions_%s %s %s\n", $2, k, pcnt[$2]
 }
 $1 == "floor_kdamond" && $6 > $5 {
 	v = $3 / $4 / ($6 - $5)
+	x = cnt[$2] > 0 ? cnt[$2] : $2
 	printf "floor_kd_cpu_pct_%s %s %.4f\n", $2, k, v * 100
-	n++; sx += $2; sy += v; sxx += $2 * $2; sxy += $2 * v
+	if (cnt[$2] > 0)
+		printf "floor_nr_regions_%s %s %s\n", $2, k, cnt[$2]
+	n++; sx += x; sy += v; sxx += x * x; sxy += x * v
 }
 END {
 	if (n < 2 || n * sxx == sx * sx)

@@ -602,6 +602,16 @@ fi
 # the same for physical memory (the largest System RAM range) at
 # BENCH_FLOOR_PA_NRS regions, which removes what decides the paddr phase's
 # CPU more than any cost: how many regions a run happens to settle at.
+# min = max = N is not N regions for every DAMON (upstream starts a paddr
+# target from one region and splits it in two or three per aggregation
+# until it has over N/2), so each point also records the regions counted.
+# floor_count NAME: the regions as they are, after the CPU window (the
+# tracepoint costs time of its own): one second of damon_aggregated events.
+floor_count() {
+	trace_on damon_aggregated
+	sleep 1
+	trace_off "$1"
+}
 if want floor; then
 	log "floor: $floor_nrs regions"
 	wl_start floor "$bin/hwc" 4 12 48
@@ -623,6 +633,7 @@ if want floor; then
 		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
 		sleep "$mon_win"
 		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		floor_count "floor-$n"
 		mon_stop
 		res "floor_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
 		save
@@ -636,6 +647,7 @@ if want floor; then
 		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
 		sleep "$mon_win"
 		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		floor_count "floor-pa-$n"
 		mon_stop
 		res "floor_pa_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
 		save

@@ -107,6 +107,12 @@ order() {
 	floor_kd_cpu_pct_100	floor: kdamond CPU %, 100 regions	half
 	floor_kd_cpu_pct_300	floor: kdamond CPU %, 300 regions	half
 	floor_kd_cpu_pct_1000	floor: kdamond CPU %, 1000 regions	half
+	floor_nr_regions_3	floor: regions counted, min = max = 3	-
+	floor_nr_regions_10	floor: regions counted, min = max = 10	-
+	floor_nr_regions_30	floor: regions counted, min = max = 30	-
+	floor_nr_regions_100	floor: regions counted, min = max = 100	-
+	floor_nr_regions_300	floor: regions counted, min = max = 300	-
+	floor_nr_regions_1000	floor: regions counted, min = max = 1000	-
 	floor_fixed_us	floor: a sample's fixed cost (fit, no region), us	le
 	floor_region_us	floor: each region's cost per sample (fit), us	le
 	floor_sleeper_cpu_pct	floor: a task sleeping 5 ms at a time, CPU %	-
@@ -115,6 +121,10 @@ order() {
 	floor_pa_cpu_pct_30	floor: paddr kdamond CPU %, 30 regions	le
 	floor_pa_cpu_pct_100	floor: paddr kdamond CPU %, 100 regions	le
 	floor_pa_cpu_pct_300	floor: paddr kdamond CPU %, 300 regions	le
+	floor_pa_nr_regions_10	floor: paddr regions counted, min = max = 10	-
+	floor_pa_nr_regions_30	floor: paddr regions counted, min = max = 30	-
+	floor_pa_nr_regions_100	floor: paddr regions counted, min = max = 100	-
+	floor_pa_nr_regions_300	floor: paddr regions counted, min = max = 300	-
 	scale_setup_s_1000	scale: making 1000 region directories, s	le
 	scale_setup_s_10000	scale: making 10000 region directories, s	le
 	scale_setup_s_100000	scale: making 100000 region directories, s	le
