@@ -612,6 +612,20 @@ floor_count() {
 	sleep 1
 	trace_off "$1"
 }
+# floor_point N PID KEY TRACE: one point of the floor, N regions of PID
+# ("-": physical memory) monitored, recorded as KEY, counted in TRACE.
+floor_point() {
+	MON_MIN=$1 MON_MAX=$1
+	mon_start "$2"
+	sleep 2
+	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+	sleep "$mon_win"
+	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+	floor_count "$4"
+	mon_stop
+	res "$3 $1 $((c1 - c0)) $cpu_unit $t0 $t1"
+	save
+}
 if want floor; then
 	log "floor: $floor_nrs regions"
 	wl_start floor "$bin/hwc" 4 12 48
@@ -627,30 +641,12 @@ if want floor; then
 	kill "$spid"; wait "$spid"
 	res "floor_sleeper $((c1 - c0)) 1000000000 $t0 $t1"
 	for n in $floor_nrs; do
-		MON_MIN=$n MON_MAX=$n
-		mon_start "$WPID"
-		sleep 2
-		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
-		sleep "$mon_win"
-		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
-		floor_count "floor-$n"
-		mon_stop
-		res "floor_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
-		save
+		floor_point "$n" "$WPID" floor_kdamond "floor-$n"
 	done
 	PADDR_RANGE=$(ram_range)
 	for n in $floor_pa_nrs; do
 		[ -n "$PADDR_RANGE" ] || break
-		MON_MIN=$n MON_MAX=$n
-		mon_start -
-		sleep 2
-		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
-		sleep "$mon_win"
-		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
-		floor_count "floor-pa-$n"
-		mon_stop
-		res "floor_pa_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
-		save
+		floor_point "$n" - floor_pa_kdamond "floor-pa-$n"
 	done
 	MON_MIN=10 MON_MAX=1000
 	wl_stop
