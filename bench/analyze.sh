@@ -110,21 +110,15 @@ floor_regions() {	# TRACE_FILE: mean regions per aggregation
 			if ($i ~ /^nr_regions=/) { n++; inv += 1 / substr($i, 12) }
 	} END { if (inv > 0) printf "%.1f", n / inv }' "$1"
 }
-fl='' fpl=''
-for f in "$dir"/trace-floor-[0-9]*.txt; do
+counts=''	# "TRACE_NAME:REGIONS ...", e.g. "floor-3:3.0 floor-pa-10:7.0"
+for f in "$dir"/trace-floor-*.txt; do
 	[ -s "$f" ] || continue
-	n=${f##*-}; fl+=" ${n%.txt}:$(floor_regions "$f")"
+	n=${f##*/trace-}; counts+=" ${n%.txt}:$(floor_regions "$f")"
 done
-for f in "$dir"/trace-floor-pa-[0-9]*.txt; do
-	[ -s "$f" ] || continue
-	n=${f##*-}; fpl+=" ${n%.txt}:$(floor_regions "$f")"
-done
-awk -v k="$kernel" -v fl="$fl" -v fpl="$fpl" '
+awk -v k="$kernel" -v counts="$counts" '
 BEGIN {
-	m = split(fl, p, " ")
+	m = split(counts, p, " ")
 	for (i = 1; i <= m; i++) { split(p[i], q, ":"); cnt[q[1]] = q[2] }
-	m = split(fpl, p, " ")
-	for (i = 1; i <= m; i++) { split(p[i], q, ":"); pcnt[q[1]] = q[2] }
 }
 $1 == "floor_sleeper" && $5 > $4 {
 	v = $2 / $3 / ($5 - $4)
@@ -133,15 +127,16 @@ $1 == "floor_sleeper" && $5 > $4 {
 }
 $1 == "floor_pa_kdamond" && $6 > $5 {
 	printf "floor_pa_cpu_pct_%s %s %.4f\n", $2, k, $3 / $4 / ($6 - $5) * 100
-	if (pcnt[$2] > 0)
-		printf "floor_pa_nr_regions_%s %s %s\n", $2, k, pcnt[$2]
+	if (cnt["floor-pa-" $2] > 0)
+		printf "floor_pa_nr_regions_%s %s %s\n", $2, k, cnt["floor-pa-" $2]
 }
 $1 == "floor_kdamond" && $6 > $5 {
 	v = $3 / $4 / ($6 - $5)
-	x = cnt[$2] > 0 ? cnt[$2] : $2
+	c = cnt["floor-" $2]
+	x = c > 0 ? c : $2
 	printf "floor_kd_cpu_pct_%s %s %.4f\n", $2, k, v * 100
-	if (cnt[$2] > 0)
-		printf "floor_nr_regions_%s %s %s\n", $2, k, cnt[$2]
+	if (c > 0)
+		printf "floor_nr_regions_%s %s %s\n", $2, k, c
 	n++; sx += x; sy += v; sxx += x * x; sxy += x * v
 }
 END {

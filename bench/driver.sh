@@ -199,22 +199,23 @@ mon_stop() {
 # jiffies, so there schedstat would be no finer than the ticks.
 if [ -r /proc/self/schedstat ] && [ "${MACHINE_PLATFORM:-}" != uml ]; then
 	cpu_unit=1000000000
-	kd_cputime() {
+	cputime() {	# PID
 		local run
-		read -r run _ < "/proc/$KPID/schedstat" || die "kdamond $KPID is gone"
+		read -r run _ < "/proc/$1/schedstat" || die "task $1 is gone"
 		echo "$run"
 	}
 else
 	cpu_unit=$(getconf CLK_TCK)
-	kd_cputime() {
+	cputime() {	# PID
 		local stat
-		stat=$(cat "/proc/$KPID/stat") || die "kdamond $KPID is gone"
+		stat=$(cat "/proc/$1/stat") || die "task $1 is gone"
 		stat=${stat##*) }
 		local -a f
 		read -r -a f <<< "$stat"	# f[0] is field 3, state
 		echo $(( f[11] + f[12] ))
 	}
 fi
+kd_cputime() { cputime "$KPID"; }
 # The monitored window of the size sweep: 10 s, or 30 s where the CPU time
 # comes in 10 ms ticks (a kdamond at 1 % collects ~10 ticks in 10 s).
 if [ "$cpu_unit" = 1000000000 ]; then
@@ -633,13 +634,11 @@ if want floor; then
 	"$bin/sleeper" 5000 > "$scratch/wl-sleeper.txt" &
 	spid=$!
 	sleep 1
-	read -r c0 _ < "/proc/$spid/schedstat" || die "no sleeper"
-	t0=$(cut -d' ' -f1 /proc/uptime)
+	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(cputime "$spid")
 	sleep "$mon_win"
-	read -r c1 _ < "/proc/$spid/schedstat" || die "no sleeper"
-	t1=$(cut -d' ' -f1 /proc/uptime)
+	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(cputime "$spid")
 	kill "$spid"; wait "$spid"
-	res "floor_sleeper $((c1 - c0)) 1000000000 $t0 $t1"
+	res "floor_sleeper $((c1 - c0)) $cpu_unit $t0 $t1"
 	for n in $floor_nrs; do
 		floor_point "$n" "$WPID" floor_kdamond "floor-$n"
 	done
