@@ -1386,8 +1386,11 @@ hot_huge_kib_at_most() {
 # bats test_tags=x86
 @test "hugepage makes the re-faulted hot range huge pages (AnonHugePages); nohugepage makes it base pages again" {
 	st_require_thp
-	# the hot range is advised MADV_NOHUGEPAGE and re-faulted every pass
-	st_start_hotcold -R 8 8
+	# The hot range is advised MADV_NOHUGEPAGE and re-faulted every pass.
+	# A pass every 50 ms: back to back, the passes' page zeroing takes
+	# the machine's one CPU under TCG and a check of smaps then takes
+	# seconds, so few checks fit in a poll.
+	st_start_hotcold -R -i 50000 8 8
 	hot_huge_kib_at_most 0 ||
 		{ grep AnonHugePages "/proc/$ST_PID/smaps_rollup"; return 1; }
 	monitor web "$ST_PID"
@@ -1395,8 +1398,11 @@ hot_huge_kib_at_most() {
 	# some samples
 	scheme web s0 hugepage access_pattern/min_nr_accesses=1
 	cfs_on web
-	poll 60 hot_huge_kib_at_least $((8 * 1024 / 2)) ||
-		{ vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
+	poll 60 hot_huge_kib_at_least $((8 * 1024 / 2)) || {
+		vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"
+		grep '^thp_fault' /proc/vmstat
+		return 1
+	}
 	cfs_off web
 	cfs_set "$S/action" nohugepage
 	cfs_on web
