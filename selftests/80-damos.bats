@@ -1387,9 +1387,9 @@ hot_huge_kib_at_most() {
 @test "hugepage makes the re-faulted hot range huge pages (AnonHugePages); nohugepage makes it base pages again" {
 	st_require_thp
 	# The hot range is advised MADV_NOHUGEPAGE and re-faulted every pass.
-	# A pass every 50 ms: back to back, the passes' page zeroing takes
-	# the machine's one CPU under TCG and a check of smaps then takes
-	# seconds, so few checks fit in a poll.
+	# A pass every 50 ms: back to back, the passes' page zeroing took
+	# half of the machine's one CPU under TCG, a round of checks took
+	# 13-20 s and only three or four fitted in the poll.
 	st_start_hotcold -R -i 50000 8 8
 	hot_huge_kib_at_most 0 ||
 		{ grep AnonHugePages "/proc/$ST_PID/smaps_rollup"; return 1; }
