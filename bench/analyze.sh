@@ -9,6 +9,9 @@
 #   kd_cpu_pct_S     kdamond CPU time / monitored wall time, %, S MiB target
 #   slowdown_pct_S   workload progress rate unmonitored (mean of the window
 #                    before and the one after) / monitored, minus 1, in %
+#   base_rate_S      the workload's unmonitored progress rate (mean of the
+#                    two windows), million pages a second: how fast this
+#                    boot of the machine ran, which moves kd_cpu too
 #   kd_flat          kd_cpu at the largest size / at the smallest
 #   {hwc,mov}_precision, _recall   bytes-weighted, per aggregation, "hot"
 #                    = nr_accesses >= half the maximum (aggr_us/sample_us/2)
@@ -78,7 +81,8 @@ while read -r _ mib used unit t0 t1; do
 	b1=$(rate "$f" base1_start base1_end) && b2=$(rate "$f" base2_start base2_end) &&
 		m=$(rate "$f" mon_start mon_end) &&
 		awk -v x="$b1" -v y="$b2" -v m="$m" -v s="$mib" -v k="$kernel" \
-			'BEGIN { printf "slowdown_pct_%s %s %.3f\n", s, k, ((x + y) / 2 / m - 1) * 100 }'
+			'BEGIN { printf "slowdown_pct_%s %s %.3f\n", s, k, ((x + y) / 2 / m - 1) * 100
+				printf "base_rate_%s %s %.3f\n", s, k, (x + y) / 2 / 1e6 }'
 done < <(awk '$1 == "kdamond"' "$r")
 [ -n "$first" ] && awk -v a="$first" -v b="$last" -v k="$kernel" \
 	'BEGIN { if (a > 0) printf "kd_flat %s %.3f\n", k, b / a }'

@@ -40,6 +40,11 @@ order() {
 	slowdown_pct_256	workload slowdown %, 256 MiB	-
 	slowdown_pct_512	workload slowdown %, 512 MiB	-
 	slowdown_pct_1024	workload slowdown %, 1024 MiB	-
+	base_rate_16	workload's unmonitored rate, million pages/s, 16 MiB (the boot's speed)	-
+	base_rate_64	workload's unmonitored rate, million pages/s, 64 MiB	-
+	base_rate_256	workload's unmonitored rate, million pages/s, 256 MiB	-
+	base_rate_512	workload's unmonitored rate, million pages/s, 512 MiB	-
+	base_rate_1024	workload's unmonitored rate, million pages/s, 1024 MiB	-
 	hwc_precision	hot/warm/cold: hot precision (bytes)	ge
 	hwc_recall	hot/warm/cold: hot recall (bytes)	ge
 	mov_precision	moving hot set: precision (bytes)	ge
