@@ -4,8 +4,8 @@
 #   scripts/fresh-check.sh ROOT [REV]
 #
 # make check as a newcomer or a brand-new CI machine gets it: a Debian 12
-# made by debootstrap in ROOT (kept for the next run: delete ROOT for a
-# bare one again), a clone of this repository's REV (default HEAD) in
+# made by debootstrap (once, in ROOT.base; each run starts from a fresh
+# copy of it in ROOT), a clone of this repository's REV (default HEAD) in
 # ROOT/work/main, and .ci/run in a chroot there as root, with an empty
 # ccache, so that every package is installed and every kernel built from
 # nothing.  The oracles beside this checkout (../shared) are bound into
@@ -22,15 +22,6 @@ root=$(realpath -m "$1")
 rev=${2:-HEAD}
 top=$(cd "$(dirname "$0")/.." && pwd)
 shared=$(realpath -m "$top/../shared")
-mounts=()
-
-cleanup() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount -l "${mounts[i]}" 2>/dev/null || :
-	done
-}
-trap cleanup EXIT
 
 # mnt TYPE-OR---bind SOURCE TARGET [OPTIONS]
 mnt() {
@@ -41,20 +32,45 @@ mnt() {
 	else
 		mount -t "$1" "$2" "$3"
 	fi
-	mounts+=("$3")
 }
+
+# The second half, run by the first in a mount namespace of its own: the
+# chroot's mounts exist only there and go when the run ends, however it
+# ends (no bind of /dev is ever left under ROOT for an rm -rf to follow).
+if [ "${FRESH_CHECK_NS:-}" = 1 ]; then
+	mount --make-rprivate /
+	mnt proc proc "$root/proc"
+	mnt sysfs sys "$root/sys"
+	mnt --bind /dev "$root/dev"
+	mnt devpts devpts "$root/dev/pts"
+	mnt tmpfs tmpfs "$root/dev/shm"
+	mnt tmpfs tmpfs "$root/tmp"
+	[ ! -d "$shared" ] || mnt --bind "$shared" "$root/work/shared" ro
+	exec chroot "$root" /usr/bin/env -i HOME=/root \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb LANG=C.UTF-8 \
+		/bin/bash -c "cd /work/main && ${FRESH_CHECK_CMD:-bash .ci/run}"
+fi
 
 export DEBIAN_FRONTEND=noninteractive
 if ! command -v debootstrap > /dev/null; then
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends debootstrap > /dev/null
 fi
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-	echo "  DEBOOT  bookworm -> $root"
-	debootstrap --variant=minbase bookworm "$root" \
+# The bare system is made once, in ROOT.base, and copied afresh for each
+# run: what a run installs must not make the next one less than new.
+if [ ! -x "$root.base/usr/bin/apt-get" ]; then
+	echo "  DEBOOT  bookworm -> $root.base"
+	rm -rf "$root.base"
+	debootstrap --variant=minbase bookworm "$root.base" \
 		"${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$root.debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$root.debootstrap.log" >&2; exit 1; }
 fi
+if mount | grep -qF " $root/"; then
+	echo "$0: something is mounted under $root; not removing it" >&2
+	exit 1
+fi
+rm -rf "$root"
+cp -a "$root.base" "$root"
 # The suites a Debian 12 machine has (linux-source-6.12 comes with the
 # point releases and security updates, not the base suite alone).
 cat > "$root/etc/apt/sources.list" <<'EOF'
@@ -64,26 +80,15 @@ deb http://deb.debian.org/debian-security bookworm-security main
 EOF
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
-rm -rf "$root/work/main" "$root/root/.ccache" "$root/root/.cache/ccache"
 mkdir -p "$root/work"
 git clone -q "$top" "$root/work/main"
 git -C "$root/work/main" checkout -q "$rev"
 echo "  CLONE   $(git -C "$root/work/main" log --oneline -1)"
 
-mnt proc proc "$root/proc"
-mnt sysfs sys "$root/sys"
-mnt --bind /dev "$root/dev"
-mnt devpts devpts "$root/dev/pts"
-mnt tmpfs tmpfs "$root/dev/shm"
-mnt tmpfs tmpfs "$root/tmp"
-[ ! -d "$shared" ] || mnt --bind "$shared" "$root/work/shared" ro
-
 echo "  CHECK   ${FRESH_CHECK_CMD:-.ci/run} in the chroot (log: $root/fresh-check.log)"
 start=$SECONDS
 rc=0
-chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	TERM=dumb LANG=C.UTF-8 /bin/bash -c "cd /work/main && ${FRESH_CHECK_CMD:-bash .ci/run}" \
-	> "$root/fresh-check.log" 2>&1 || rc=$?
+FRESH_CHECK_NS=1 unshare --mount "$0" "$@" > "$root/fresh-check.log" 2>&1 || rc=$?
 wall=$((SECONDS - start))
 grep '^stage times:' "$root/fresh-check.log" || :
 tail -n 1 "$root/fresh-check.log"
