@@ -34,11 +34,11 @@ mnt() {
 	fi
 }
 
-# The second half, run by the first in a mount namespace of its own: the
-# chroot's mounts exist only there and go when the run ends, however it
-# ends (no bind of /dev is ever left under ROOT for an rm -rf to follow).
+# The second half, run by the first in a mount namespace of its own
+# (unshare --mount, private propagation): the chroot's mounts exist only
+# there and go when the run ends, however it ends (no bind of /dev is ever
+# left under ROOT for the next run's rm -rf to follow).
 if [ "${FRESH_CHECK_NS:-}" = 1 ]; then
-	mount --make-rprivate /
 	mnt proc proc "$root/proc"
 	mnt sysfs sys "$root/sys"
 	mnt --bind /dev "$root/dev"
@@ -64,10 +64,6 @@ if [ ! -x "$root.base/usr/bin/apt-get" ]; then
 	debootstrap --variant=minbase bookworm "$root.base" \
 		"${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$root.debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$root.debootstrap.log" >&2; exit 1; }
-fi
-if mount | grep -qF " $root/"; then
-	echo "$0: something is mounted under $root; not removing it" >&2
-	exit 1
 fi
 rm -rf "$root"
 cp -a "$root.base" "$root"
