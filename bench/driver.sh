@@ -215,7 +215,22 @@ else
 		echo $(( f[11] + f[12] ))
 	}
 fi
-kd_cputime() { cputime "$KPID"; }
+# A CPU window: cpu_from [PID] opens it on PID (default the kdamond; none
+# when KPID is empty, as in reclaim's run without DAMON: 0 then), cpu_to
+# closes it and prints "USED UNIT T0 T1", the tail of every result line
+# that gives a CPU share (analyze.sh: USED / UNIT / (T1 - T0)).
+cpu_from() {
+	cpu_pid=${1-$KPID}
+	cpu_t0=$(cut -d' ' -f1 /proc/uptime)
+	cpu_c0=0
+	[ -z "$cpu_pid" ] || cpu_c0=$(cputime "$cpu_pid")
+}
+cpu_to() {
+	local t1 c1=0
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	[ -z "$cpu_pid" ] || c1=$(cputime "$cpu_pid")
+	echo "$((c1 - cpu_c0)) $cpu_unit $cpu_t0 $t1"
+}
 # The monitored window of the size sweep: 10 s, or 30 s where the CPU time
 # comes in 10 ms ticks (a kdamond at 1 % collects ~10 ticks in 10 s).
 if [ "$cpu_unit" = 1000000000 ]; then
@@ -334,15 +349,15 @@ if want sweep; then
 		# The kdamond's CPU time is counted from its start (settling
 		# included): where it comes in 10 ms ticks, the longer the better.
 		mon_start "$WPID"
-		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		cpu_from
 		sleep 2
 		mark mon_start; sleep "$mon_win"; mark mon_end
-		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		cpu=$(cpu_to)
 		mon_stop
 		sleep 1
 		mark base2_start; sleep "$win"; mark base2_end
 		wl_stop
-		res "kdamond $mib $((c1 - c0)) $cpu_unit $t0 $t1"
+		res "kdamond $mib $cpu"
 		save
 	done
 fi
@@ -351,23 +366,23 @@ fi
 # the damon_aggregated tracepoint on (trace-NAME.txt, wl-NAME.txt), and
 # the kdamond's CPU time over it.
 acc_run() {
-	local name=$1 secs=$2 t0 t1 c0 c1
+	local name=$1 secs=$2 cpu
 	shift 2
 	log "accuracy: $name${TUNE_BP:+, intervals tuned to $TUNE_BP bp}"
 	wl_start "$name" "$@"
 	sleep 1
 	trace_on damon_aggregated
 	mon_start "$WPID"
-	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+	cpu_from
 	sleep "$secs"
-	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+	cpu=$(cpu_to)
 	# where the tuning took the intervals (the live values)
 	[ -n "$TUNE_BP" ] &&
 		res "tuned $name $(cat "$cfs/sample_us") $(cat "$cfs/aggr_us")"
 	mon_stop
 	trace_off "$name"
 	wl_stop
-	res "acc_kdamond $name $((c1 - c0)) $cpu_unit $t0 $t1"
+	res "acc_kdamond $name $cpu"
 	save
 }
 
@@ -496,10 +511,9 @@ if want scale; then
 		fi
 		sleep 2
 		maplat "$n"
-		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		cpu_from
 		sleep "$mon_win"
-		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
-		res "scale_kdamond $n $((c1 - c0)) $cpu_unit $t0 $t1"
+		res "scale_kdamond $n $(cpu_to)"
 		t0=$(now_ms); scale_state commit; t1=$(now_ms)
 		res "scale_commit $n $((t1 - t0))"
 		scale_teardown
@@ -559,12 +573,12 @@ if want paddr; then
 		phys_truth paddr "$hs" "$he"
 		trace_on damon_aggregated
 		mon_start -
-		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		cpu_from
 		sleep "$acc_secs"
-		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+		cpu=$(cpu_to)
 		mon_stop
 		trace_off paddr
-		res "paddr_kdamond $((c1 - c0)) $cpu_unit $t0 $t1"
+		res "paddr_kdamond $cpu"
 		res "paddr_truth_moved $(( $(awk '{ n += ($3 - $2) / 4096 } END { print n }' \
 			"$scratch/truth-paddr.txt") - $(resident_in "$scratch/truth-paddr.txt" \
 			"$WPID" "$hs" "$he") ))"
@@ -619,12 +633,12 @@ floor_point() {
 	MON_MIN=$1 MON_MAX=$1
 	mon_start "$2"
 	sleep 2
-	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+	cpu_from
 	sleep "$mon_win"
-	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
+	cpu=$(cpu_to)
 	floor_count "$4"
 	mon_stop
-	res "$3 $1 $((c1 - c0)) $cpu_unit $t0 $t1"
+	res "$3 $1 $cpu"
 	save
 }
 if want floor; then
@@ -634,11 +648,11 @@ if want floor; then
 	"$bin/sleeper" 5000 > "$scratch/wl-sleeper.txt" &
 	spid=$!
 	sleep 1
-	t0=$(cut -d' ' -f1 /proc/uptime); c0=$(cputime "$spid")
+	cpu_from "$spid"
 	sleep "$mon_win"
-	t1=$(cut -d' ' -f1 /proc/uptime); c1=$(cputime "$spid")
+	cpu=$(cpu_to)
 	kill "$spid"; wait "$spid"
-	res "floor_sleeper $((c1 - c0)) $cpu_unit $t0 $t1"
+	res "floor_sleeper $cpu"
 	for n in $floor_nrs; do
 		floor_point "$n" "$WPID" floor_kdamond "floor-$n"
 	done
@@ -809,16 +823,14 @@ if want reclaim; then
 			mark base_start; sleep "$win"; mark base_end
 			r0=$(rss_kib "$WPID"); m0=$(meminfo_kib MemFree); p0=$(psi_some_us)
 			rc_start "$cfg"
-			t0=$(cut -d' ' -f1 /proc/uptime); c0=0
-			[ -n "$KPID" ] && c0=$(kd_cputime)
+			cpu_from
 			mark rc_start; sleep "$rc_secs"; mark rc_end
-			t1=$(cut -d' ' -f1 /proc/uptime); c1=0
-			[ -n "$KPID" ] && c1=$(kd_cputime)
+			cpu=$(cpu_to)
 			r1=$(rss_kib "$WPID"); m1=$(meminfo_kib MemFree); p1=$(psi_some_us)
 			applied=$(rc_applied "$cfg")
 			rc_stop "$cfg"
 			wl_stop
-			res "reclaim $cfg $r0 $r1 $m0 $m1 $((p1 - p0)) $((c1 - c0)) $cpu_unit $t0 $t1 $applied"
+			res "reclaim $cfg $r0 $r1 $m0 $m1 $((p1 - p0)) $cpu $applied"
 			swap_off
 			save
 		done
@@ -860,12 +872,11 @@ if want profile; then
 		sleep 1
 		mon_start "$WPID"
 		sleep 2
-		t0=$(cut -d' ' -f1 /proc/uptime); c0=$(kd_cputime)
+		cpu_from
 		w "$tr/function_profile_enabled" 1
 		sleep "$mon_win"
 		w "$tr/function_profile_enabled" 0
-		t1=$(cut -d' ' -f1 /proc/uptime); c1=$(kd_cputime)
-		res "profile_kdamond $mib $((c1 - c0)) $cpu_unit $t0 $t1"
+		res "profile_kdamond $mib $(cpu_to)"
 		cat "$tr"/trace_stat/function* > "$scratch/profile-$mib.txt"
 		mon_stop
 		wl_stop
