@@ -17,39 +17,12 @@ teardown() {
 	cfs_teardown
 }
 
-# sorted_ls DIR: the entries of DIR, one line, sorted, space-separated.
-sorted_ls() {
-	ls -A "$1" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
-}
-
-sorted_words() {
-	printf '%s\n' "$@" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
-}
-
-# check_modes DIR RW_FILES... -- RO_FILES...: regular files, root-owned,
-# 0600 or 0400.
-check_modes() {
-	local dir=$1 f mode=600
-	shift
-	for f in "$@"; do
-		if [ "$f" = -- ]; then
-			mode=400
-			continue
-		fi
-		[ -f "$dir/$f" ] || { echo "$dir/$f is not a regular file"; return 1; }
-		[ "$(cfs_mode "$dir/$f")" = "$mode" ] ||
-			{ echo "$dir/$f has mode $(cfs_mode "$dir/$f"), expected $mode"; return 1; }
-		[ "$(stat -c %u:%g "$dir/$f")" = 0:0 ] ||
-			{ echo "$dir/$f is owned by $(stat -c %u:%g "$dir/$f")"; return 1; }
-	done
-}
-
 @test "damon/ holds features and contexts/, and contexts/ starts empty" {
 	[ -d "$CFS" ]
-	[ "$(sorted_ls "$CFS")" = "contexts features" ]
+	cfs_expect_ls "$CFS" contexts features
 	[ -f "$CFS/features" ]
 	[ -d "$CFS_CTXS" ]
-	[ -z "$(ls -A "$CFS_CTXS")" ]
+	cfs_expect_ls "$CFS_CTXS"
 }
 
 @test "features is one line of distinct words naming every core feature" {
@@ -73,7 +46,7 @@ check_modes() {
 
 @test "features is 0400, root-owned, and cannot be written" {
 	local before
-	check_modes "$CFS" -- features
+	cfs_expect_modes "$CFS" -- features
 	before=$(cat "$CFS/features")
 	run cfs_w "$CFS/features" "ops:vaddr"
 	[ "$output" != OK ]
@@ -84,31 +57,31 @@ check_modes() {
 	local c=$CFS_CTXS/web
 	cfs_mkctx web
 	[ -d "$c" ]
-	[ "$(sorted_ls "$c")" = "$(sorted_words "${CFS_CTX_RW[@]}" \
-		"${CFS_CTX_RO[@]}" "${CFS_CTX_DIRS[@]}")" ]
-	[ "$(sorted_ls "$c/intervals_goal")" = "$(sorted_words "${CFS_INTERVALS_RW[@]}")" ]
-	check_modes "$c/intervals_goal" "${CFS_INTERVALS_RW[@]}"
+	cfs_expect_ls "$c" "${CFS_CTX_RW[@]}" \
+		"${CFS_CTX_RO[@]}" "${CFS_CTX_DIRS[@]}"
+	cfs_expect_ls "$c/intervals_goal" "${CFS_INTERVALS_RW[@]}"
+	cfs_expect_modes "$c/intervals_goal" "${CFS_INTERVALS_RW[@]}"
 	[ -d "$c/targets" ]
 	[ -d "$c/schemes" ]
-	[ -z "$(ls -A "$c/targets")" ]
-	[ -z "$(ls -A "$c/schemes")" ]
-	[ "$(sorted_ls "$CFS_CTXS")" = web ]
+	cfs_expect_ls "$c/targets"
+	cfs_expect_ls "$c/schemes"
+	cfs_expect_ls "$CFS_CTXS" web
 }
 
 @test "context files are 0600, read-only ones 0400, all root-owned" {
 	cfs_mkctx web
-	check_modes "$CFS_CTXS/web" "${CFS_CTX_RW[@]}" -- "${CFS_CTX_RO[@]}"
+	cfs_expect_modes "$CFS_CTXS/web" "${CFS_CTX_RW[@]}" -- "${CFS_CTX_RO[@]}"
 }
 
 @test "a new target has pid, snapshot and the regions/ group, with their modes" {
 	local t=$CFS_CTXS/web/targets/app
 	cfs_mkctx web
 	cfs_mktarget web app
-	[ "$(sorted_ls "$t")" = "$(sorted_words "${CFS_TARGET_RW[@]}" \
-		"${CFS_TARGET_RO[@]}" "${CFS_TARGET_DIRS[@]}")" ]
+	cfs_expect_ls "$t" "${CFS_TARGET_RW[@]}" \
+		"${CFS_TARGET_RO[@]}" "${CFS_TARGET_DIRS[@]}"
 	[ -d "$t/regions" ]
-	[ -z "$(ls -A "$t/regions")" ]
-	check_modes "$t" "${CFS_TARGET_RW[@]}" -- "${CFS_TARGET_RO[@]}"
+	cfs_expect_ls "$t/regions"
+	cfs_expect_modes "$t" "${CFS_TARGET_RW[@]}" -- "${CFS_TARGET_RO[@]}"
 }
 
 @test "a new region has start and end, both 0600" {
@@ -116,8 +89,8 @@ check_modes() {
 	cfs_mkctx web
 	cfs_mktarget web app
 	cfs_expect_mkdir OK "$r"
-	[ "$(sorted_ls "$r")" = "end start" ]
-	check_modes "$r" "${CFS_REGION_RW[@]}"
+	cfs_expect_ls "$r" end start
+	cfs_expect_modes "$r" "${CFS_REGION_RW[@]}"
 }
 
 @test "fresh contexts, targets and regions read their documented defaults" {
@@ -171,37 +144,37 @@ check_modes() {
 	local s=$CFS_CTXS/web/schemes/sc
 	cfs_mkctx web
 	cfs_mkscheme web sc
-	[ "$(sorted_ls "$CFS_CTXS/web/schemes")" = sc ]
-	[ "$(sorted_ls "$s")" = "$(sorted_words "${CFS_SCHEME_RW[@]}" \
-		"${CFS_SCHEME_DIRS[@]}")" ]
-	[ "$(sorted_ls "$s/access_pattern")" = "$(sorted_words "${CFS_PATTERN_RW[@]}")" ]
-	[ "$(sorted_ls "$s/quotas")" = "$(sorted_words "${CFS_QUOTAS_RW[@]}" \
-		"${CFS_QUOTAS_RO[@]}" "${CFS_QUOTAS_DIRS[@]}")" ]
-	[ "$(sorted_ls "$s/watermarks")" = "$(sorted_words "${CFS_WMARKS_RW[@]}")" ]
-	[ "$(sorted_ls "$s/stats")" = "$(sorted_words "${CFS_STATS_RO[@]}")" ]
+	cfs_expect_ls "$CFS_CTXS/web/schemes" sc
+	cfs_expect_ls "$s" "${CFS_SCHEME_RW[@]}" \
+		"${CFS_SCHEME_DIRS[@]}"
+	cfs_expect_ls "$s/access_pattern" "${CFS_PATTERN_RW[@]}"
+	cfs_expect_ls "$s/quotas" "${CFS_QUOTAS_RW[@]}" \
+		"${CFS_QUOTAS_RO[@]}" "${CFS_QUOTAS_DIRS[@]}"
+	cfs_expect_ls "$s/watermarks" "${CFS_WMARKS_RW[@]}"
+	cfs_expect_ls "$s/stats" "${CFS_STATS_RO[@]}"
 	[ -d "$s/filters" ]
-	[ -z "$(ls -A "$s/filters")" ]
+	cfs_expect_ls "$s/filters"
 	[ -d "$s/quotas/goals" ]
-	[ -z "$(ls -A "$s/quotas/goals")" ]
+	cfs_expect_ls "$s/quotas/goals"
 }
 
 @test "scheme files are 0600, effective_bytes and stats 0400, all root-owned" {
 	local s=$CFS_CTXS/web/schemes/sc
 	cfs_mkctx web
 	cfs_mkscheme web sc
-	check_modes "$s" "${CFS_SCHEME_RW[@]}"
-	check_modes "$s/access_pattern" "${CFS_PATTERN_RW[@]}"
-	check_modes "$s/quotas" "${CFS_QUOTAS_RW[@]}" -- "${CFS_QUOTAS_RO[@]}"
-	check_modes "$s/watermarks" "${CFS_WMARKS_RW[@]}"
-	check_modes "$s/stats" -- "${CFS_STATS_RO[@]}"
+	cfs_expect_modes "$s" "${CFS_SCHEME_RW[@]}"
+	cfs_expect_modes "$s/access_pattern" "${CFS_PATTERN_RW[@]}"
+	cfs_expect_modes "$s/quotas" "${CFS_QUOTAS_RW[@]}" -- "${CFS_QUOTAS_RO[@]}"
+	cfs_expect_modes "$s/watermarks" "${CFS_WMARKS_RW[@]}"
+	cfs_expect_modes "$s/stats" -- "${CFS_STATS_RO[@]}"
 }
 
 @test "a new filter has type, matching, addr_start, addr_end, target and memcg_path, all 0600" {
 	local f=$CFS_CTXS/web/schemes/sc/filters/f0
 	cfs_mkctx web
 	cfs_mkscheme web sc f0
-	[ "$(sorted_ls "$f")" = "$(sorted_words "${CFS_FILTER_RW[@]}")" ]
-	check_modes "$f" "${CFS_FILTER_RW[@]}"
+	cfs_expect_ls "$f" "${CFS_FILTER_RW[@]}"
+	cfs_expect_modes "$f" "${CFS_FILTER_RW[@]}"
 }
 
 @test "a new quota goal has target_metric, target_value, current_value, nid and memcg_path, all 0600" {
@@ -209,9 +182,9 @@ check_modes() {
 	cfs_mkctx web
 	cfs_mkscheme web sc f0
 	cfs_expect_mkdir OK "$g"
-	[ "$(sorted_ls "$CFS_CTXS/web/schemes/sc/quotas/goals")" = g0 ]
-	[ "$(sorted_ls "$g")" = "$(sorted_words "${CFS_GOAL_RW[@]}")" ]
-	check_modes "$g" "${CFS_GOAL_RW[@]}"
+	cfs_expect_ls "$CFS_CTXS/web/schemes/sc/quotas/goals" g0
+	cfs_expect_ls "$g" "${CFS_GOAL_RW[@]}"
+	cfs_expect_modes "$g" "${CFS_GOAL_RW[@]}"
 }
 
 @test "fresh schemes, filters and quota goals read their documented defaults" {
@@ -274,11 +247,11 @@ check_modes() {
 	cfs_expect_rmdir OK "$s/quotas/goals/g0"
 	cfs_expect_rmdir OK "$s"
 	[ ! -e "$s" ]
-	[ -z "$(ls -A "$CFS_CTXS/web/schemes")" ]
+	cfs_expect_ls "$CFS_CTXS/web/schemes"
 	# A scheme made again under the same name is fresh.
 	cfs_mkscheme web sc
-	[ -z "$(ls -A "$s/filters")" ]
-	[ -z "$(ls -A "$s/quotas/goals")" ]
+	cfs_expect_ls "$s/filters"
+	cfs_expect_ls "$s/quotas/goals"
 }
 
 @test "mkdir in a scheme, its groups (but filters/ and quotas/goals/), a filter or a goal fails with EPERM" {
@@ -302,11 +275,11 @@ check_modes() {
 		cfs_expect_mkdir OK "$s/reclaim/quotas/goals/$g"
 	done
 	cfs_expect_mkdir OK "$s/hot/quotas/goals/in"
-	[ "$(sorted_ls "$s")" = "hot reclaim" ]
-	[ "$(sorted_ls "$s/reclaim/filters")" = "a m z" ]
-	[ -z "$(ls -A "$s/hot/filters")" ]
-	[ "$(sorted_ls "$s/reclaim/quotas/goals")" = "free in psi" ]
-	[ "$(sorted_ls "$s/hot/quotas/goals")" = in ]
+	cfs_expect_ls "$s" hot reclaim
+	cfs_expect_ls "$s/reclaim/filters" a m z
+	cfs_expect_ls "$s/hot/filters"
+	cfs_expect_ls "$s/reclaim/quotas/goals" free in psi
+	cfs_expect_ls "$s/hot/quotas/goals" in
 	cfs_set "$s/reclaim/action" pageout
 	cfs_expect_value "$s/hot/action" stat
 	cfs_set "$s/reclaim/quotas/goals/in/target_value" 7
@@ -323,7 +296,7 @@ check_modes() {
 	cfs_expect_mkdir EPERM "$CFS_CTXS/web/extra"
 	cfs_expect_mkdir EPERM "$t/extra"
 	cfs_expect_mkdir EPERM "$t/regions/r0/extra"
-	[ "$(sorted_ls "$CFS")" = "contexts features" ]
+	cfs_expect_ls "$CFS" contexts features
 	[ ! -e "$CFS_CTXS/web/extra" ]
 	[ ! -e "$t/extra" ]
 	[ ! -e "$t/regions/r0/extra" ]
@@ -342,7 +315,7 @@ check_modes() {
 	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/app/regions/r0"
 	cfs_expect_rmdir OK "$CFS_CTXS/web/targets/app"
 	cfs_expect_rmdir OK "$CFS_CTXS/web"
-	[ -z "$(ls -A "$CFS_CTXS")" ]
+	cfs_expect_ls "$CFS_CTXS"
 }
 
 @test "default groups go with their parent; a re-made context is fresh" {
@@ -359,7 +332,7 @@ check_modes() {
 	cfs_mkctx web
 	cfs_expect_value "$c/sample_us" 5000
 	cfs_expect_value "$c/operations" vaddr
-	[ -z "$(ls -A "$c/targets")" ]
+	cfs_expect_ls "$c/targets"
 }
 
 @test "directory names are free: contexts, targets and regions" {
@@ -379,7 +352,7 @@ check_modes() {
 		cfs_expect_rmdir OK "$CFS_CTXS/$name/targets/$name"
 		cfs_expect_rmdir OK "$CFS_CTXS/$name"
 	done
-	[ -z "$(ls -A "$CFS_CTXS")" ]
+	cfs_expect_ls "$CFS_CTXS"
 }
 
 @test "a name that is taken cannot be made again (EEXIST)" {
@@ -420,7 +393,7 @@ check_modes() {
 	cfs_mktarget a t1 1
 	cfs_expect_value "$CFS_CTXS/b/sample_us" 5000
 	cfs_expect_value "$CFS_CTXS/b/operations" vaddr
-	[ -z "$(ls -A "$CFS_CTXS/b/targets")" ]
+	cfs_expect_ls "$CFS_CTXS/b/targets"
 	cfs_mktarget b t1
 	cfs_expect_value "$CFS_CTXS/b/targets/t1/pid" -1
 	cfs_expect_value "$CFS_CTXS/a/targets/t1/pid" 1

@@ -193,35 +193,39 @@ has_feature() {
 	grep -qw -- "$1" "$CFS/features"
 }
 
-# value_of FILE: the first line of FILE (a builtin read: no process).
+# value_of VAR FILE: VAR gets the first line of FILE.  A builtin read
+# into a variable: a $(...) would fork, and a fork costs tens of
+# milliseconds in UML.
 value_of() {
-	local v=
-	IFS= read -r v < "$1"
-	printf '%s' "$v"
+	local -n _vo=$1
+	_vo=
+	IFS= read -r _vo < "$2" || [ -n "$_vo" ]
 }
 
 # rejects WANT FILE VALUE...: each VALUE fails with WANT, FILE unchanged.
 rejects() {
-	local want=$1 file=$2 before v
+	local want=$1 file=$2 before now v
 	shift 2
-	before=$(value_of "$file") || return 1
+	value_of before "$file" || return 1
 	for v in "$@"; do
 		cfs_expect "$want" "$file" "$v" || return 1
-		[ "$(value_of "$file")" = "$before" ] ||
-			{ echo "$file changed to $(value_of "$file") by $(printf %q "$v")"; return 1; }
+		value_of now "$file"
+		[ "$now" = "$before" ] ||
+			{ echo "$file changed to $now by $(printf %q "$v")"; return 1; }
 	done
 }
 
 # rejects_any FILE VALUE...: each VALUE fails with some errno, FILE unchanged.
 rejects_any() {
-	local file=$1 before v got
+	local file=$1 before now v
 	shift
-	before=$(value_of "$file") || return 1
+	value_of before "$file" || return 1
 	for v in "$@"; do
-		got=$(cfs_w "$file" "$v")
-		[ "$got" != OK ] || { echo "$(printf %q "$v") to $file worked"; return 1; }
-		[ "$(value_of "$file")" = "$before" ] ||
-			{ echo "$file changed to $(value_of "$file") by $(printf %q "$v")"; return 1; }
+		cfs__call write "$file" "$v"
+		[ "$CFS_GOT" != OK ] || { echo "$(printf %q "$v") to $file worked"; return 1; }
+		value_of now "$file"
+		[ "$now" = "$before" ] ||
+			{ echo "$file changed to $now by $(printf %q "$v")"; return 1; }
 	done
 }
 
@@ -233,8 +237,8 @@ accepts() {
 }
 
 # Malformed numbers (EINVAL whatever the range): all of them on one file
-# of each test, the short list on the others (each write costs a process,
-# and processes are slow in UML).
+# of each test, the short list on the others (each write is a round trip
+# to sysio serve, and UML makes them slow).
 MALFORMED_ALL=(abc 12abc "12 " " 12" 0x10 1.5 1e3 -1 -12 + "1"$'\n\n' $'\n'
 	$'\n1' "1 2" 12k)
 MALFORMED_SHORT=(12abc " 12" 0x10 -1 + $'\n' "1"$'\n\n')
@@ -246,7 +250,7 @@ MALFORMED=("${MALFORMED_ALL[@]}")
 # BELOW_ERRNO, MIN-1 with that.  Each failure leaves the value; a zero-byte
 # write too.  Ends with FILE holding MIN, and MALFORMED the short list.
 number_file() {
-	local f=$1 min=$2 max=$3 below=${4:-}
+	local f=$1 min=$2 max=$3 below=${4:-} v
 	accepts "$f" "$max" || return 1
 	accepts "$f" "+$max"$'\n' "$max" || return 1
 	accepts "$f" "000$min" "$min" || return 1
@@ -259,27 +263,10 @@ number_file() {
 	if [ -n "$below" ]; then
 		rejects "$below" "$f" "$((min - 1))" || return 1
 	fi
-	cfs_w "$f" "" > /dev/null
-	[ "$(value_of "$f")" = "$min" ] || { echo "$f changed by a zero-byte write"; return 1; }
+	cfs__call write "$f" ""
+	value_of v "$f"
+	[ "$v" = "$min" ] || { echo "$f changed to $v by a zero-byte write"; return 1; }
 	MALFORMED=("${MALFORMED_SHORT[@]}")
-}
-
-# sorted_ls DIR: the entries of DIR, sorted, on one line.
-sorted_ls() {
-	ls -A "$1" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//'
-}
-
-# modes DIR MODE FILE...: each FILE is a regular root-owned file of MODE.
-modes() {
-	local dir=$1 mode=$2 f
-	shift 2
-	for f in "$@"; do
-		[ -f "$dir/$f" ] || { echo "$dir/$f is not a regular file"; return 1; }
-		[ "$(cfs_mode "$dir/$f")" = "$mode" ] ||
-			{ echo "$dir/$f: mode $(cfs_mode "$dir/$f"), expected $mode"; return 1; }
-		[ "$(stat -c %u:%g "$dir/$f")" = 0:0 ] ||
-			{ echo "$dir/$f: owner $(stat -c %u:%g "$dir/$f")"; return 1; }
-	done
 }
 
 # expect_off CTX: not running.
@@ -309,24 +296,24 @@ expect_off() {
 @test "a scheme has its files and the five default groups, with their modes" {
 	cfs_mkctx web
 	cfs_expect_mkdir OK "$S"
-	[ "$(sorted_ls "$C/schemes")" = s0 ]
-	[ "$(sorted_ls "$S")" = "access_pattern action apply_interval_us filters quotas stats target_nid watermarks" ]
-	modes "$S" 600 action apply_interval_us target_nid
-	[ "$(sorted_ls "$S/access_pattern")" = "max_age max_nr_accesses max_size_bytes min_age min_nr_accesses min_size_bytes" ]
-	modes "$S/access_pattern" 600 min_size_bytes max_size_bytes \
+	cfs_expect_ls "$C/schemes" s0
+	cfs_expect_ls "$S" access_pattern action apply_interval_us filters quotas stats target_nid watermarks
+	cfs_expect_modes "$S" action apply_interval_us target_nid
+	cfs_expect_ls "$S/access_pattern" max_age max_nr_accesses max_size_bytes min_age min_nr_accesses min_size_bytes
+	cfs_expect_modes "$S/access_pattern" min_size_bytes max_size_bytes \
 		min_nr_accesses max_nr_accesses min_age max_age
-	[ "$(sorted_ls "$S/quotas")" = "bytes effective_bytes goals ms reset_interval_ms weight_age weight_nr_accesses weight_size" ]
+	cfs_expect_ls "$S/quotas" bytes effective_bytes goals ms reset_interval_ms weight_age weight_nr_accesses weight_size
 	[ -d "$S/quotas/goals" ]
-	[ -z "$(ls -A "$S/quotas/goals")" ]
-	modes "$S/quotas" 600 ms bytes reset_interval_ms weight_size \
+	cfs_expect_ls "$S/quotas/goals"
+	cfs_expect_modes "$S/quotas" ms bytes reset_interval_ms weight_size \
 		weight_nr_accesses weight_age
-	modes "$S/quotas" 400 effective_bytes
-	[ "$(sorted_ls "$S/watermarks")" = "high interval_us low metric mid" ]
-	modes "$S/watermarks" 600 metric interval_us high mid low
+	cfs_expect_modes "$S/quotas" -- effective_bytes
+	cfs_expect_ls "$S/watermarks" high interval_us low metric mid
+	cfs_expect_modes "$S/watermarks" metric interval_us high mid low
 	[ -d "$S/filters" ]
-	[ -z "$(ls -A "$S/filters")" ]
-	[ "$(sorted_ls "$S/stats")" = "nr_applied nr_tried qt_exceeds sz_applied sz_tried" ]
-	modes "$S/stats" 400 nr_tried sz_tried nr_applied sz_applied qt_exceeds
+	cfs_expect_ls "$S/filters"
+	cfs_expect_ls "$S/stats" nr_applied nr_tried qt_exceeds sz_applied sz_tried
+	cfs_expect_modes "$S/stats" -- nr_tried sz_tried nr_applied sz_applied qt_exceeds
 }
 
 @test "a new scheme reads the documented defaults" {
@@ -363,8 +350,8 @@ expect_off() {
 	cfs_mkctx web
 	cfs_expect_mkdir OK "$S"
 	cfs_expect_mkdir OK "$f"
-	[ "$(sorted_ls "$f")" = "addr_end addr_start matching memcg_path target type" ]
-	modes "$f" 600 type matching addr_start addr_end target memcg_path
+	cfs_expect_ls "$f" addr_end addr_start matching memcg_path target type
+	cfs_expect_modes "$f" type matching addr_start addr_end target memcg_path
 	cfs_expect_value "$f/type" anon
 	cfs_expect_value "$f/matching" Y
 	cfs_expect_value "$f/addr_start" 0
@@ -379,16 +366,16 @@ expect_off() {
 	cfs_expect_mkdir OK "$C/schemes/Cold.Pages-2"
 	cfs_expect_mkdir OK "$C/schemes/s0/filters/z"
 	cfs_expect_mkdir OK "$C/schemes/s0/filters/a"
-	[ "$(sorted_ls "$C/schemes")" = "Cold.Pages-2 s0" ]
-	[ "$(sorted_ls "$C/schemes/s0/filters")" = "a z" ]
-	[ -z "$(ls -A "$C/schemes/Cold.Pages-2/filters")" ]
+	cfs_expect_ls "$C/schemes" Cold.Pages-2 s0
+	cfs_expect_ls "$C/schemes/s0/filters" a z
+	cfs_expect_ls "$C/schemes/Cold.Pages-2/filters"
 	cfs_expect_mkdir EEXIST "$C/schemes/s0"
 	# removable while off, children first
 	cfs_expect_rmdir OK "$C/schemes/s0/filters/z"
 	cfs_expect_rmdir OK "$C/schemes/s0/filters/a"
 	cfs_expect_rmdir OK "$C/schemes/s0"
 	cfs_expect_rmdir OK "$C/schemes/Cold.Pages-2"
-	[ -z "$(ls -A "$C/schemes")" ]
+	cfs_expect_ls "$C/schemes"
 }
 
 @test "default groups of a scheme cannot be removed, nor anything made in them but filters (EPERM)" {

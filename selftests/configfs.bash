@@ -225,6 +225,52 @@ cfs_mode() {
 	stat -c %a "$1"
 }
 
+# cfs_expect_ls DIR NAME...: DIR holds exactly the entries NAME..., in any
+# order (no NAME: DIR is empty).  Globs and tests only: no process, where
+# ls(1) piped to sort(1) cost four.
+cfs_expect_ls() {
+	local dir=$1 e got=() miss=()
+	shift
+	[ -d "$dir" ] || { echo "$dir is not a directory"; return 1; }
+	for e in "$dir"/* "$dir"/.[!.]* "$dir"/..?*; do
+		if [ -e "$e" ] || [ -L "$e" ]; then
+			got+=("${e##*/}")
+		fi
+	done
+	for e in "$@"; do
+		[ -e "$dir/$e" ] || miss+=("$e")
+	done
+	if [ ${#miss[@]} -gt 0 ] || [ ${#got[@]} -ne $# ]; then
+		echo "$dir holds (${got[*]}), expected ($*)"
+		return 1
+	fi
+}
+
+# cfs_expect_modes DIR RW_FILE... [-- RO_FILE...]: each FILE is a regular
+# file owned by root, of mode 0600 before -- and 0400 after it.  One
+# stat(1) for all of them.
+cfs_expect_modes() {
+	local dir=$1 mode=600 f files=() want=() got=() i
+	shift
+	for f in "$@"; do
+		if [ "$f" = -- ]; then
+			mode=400
+			continue
+		fi
+		[ -f "$dir/$f" ] || { echo "$dir/$f is not a regular file"; return 1; }
+		files+=("$dir/$f")
+		want+=("$mode 0:0")
+	done
+	[ ${#files[@]} -gt 0 ] || return 0
+	mapfile -t got < <(stat -c '%a %u:%g' -- "${files[@]}")
+	for i in "${!files[@]}"; do
+		[ "${got[i]-}" = "${want[i]}" ] || {
+			echo "${files[i]}: mode and owner ${got[i]-?}, expected ${want[i]}"
+			return 1
+		}
+	done
+}
+
 # ------------------------------------------------------------ the tree
 
 # cfs_mkctx NAME [SAMPLE AGGR UPDATE MIN MAX]: make a context, optionally
