@@ -54,7 +54,9 @@ expect_kdamond() {
 
 # thread_gone PID COMM: no thread PID named COMM runs any more.
 thread_gone() {
-	[ "$(cat "/proc/$1/comm" 2>/dev/null)" != "$2" ]
+	local comm
+	st_read comm "/proc/$1/comm" 2>/dev/null || return 0
+	[ "$comm" != "$2" ]
 }
 
 # snapshot_lines CTX TARGET: the number of regions in the snapshot.

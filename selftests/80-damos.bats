@@ -99,11 +99,14 @@ filter() {
 
 # stat_of CTX SCHEME NAME: a statistic of the scheme.
 stat_of() {
-	cat "$CFS_CTXS/$1/schemes/$2/stats/$3"
+	cfs_read "$CFS_CTXS/$1/schemes/$2/stats/$3"
 }
 
+# stat_above CTX SCHEME NAME N: the statistic exceeds N (a poll predicate:
+# no process).
 stat_above() {
-	[ "$(stat_of "$1" "$2" "$3")" -gt "$4" ]
+	local v
+	st_read v "$CFS_CTXS/$1/schemes/$2/stats/$3" && [ "$v" -gt "$4" ]
 }
 
 # resident_pages PID START END: how many pages of [START, END) the process
@@ -138,7 +141,7 @@ poll() {
 			echo "still false after ${secs}s: $*"
 			return 1
 		fi
-		sleep 0.5
+		st_sleep 0.5
 	done
 }
 
@@ -193,23 +196,14 @@ has_feature() {
 	grep -qw -- "$1" "$CFS/features"
 }
 
-# value_of VAR FILE: VAR gets the first line of FILE.  A builtin read
-# into a variable: a $(...) would fork, and a fork costs tens of
-# milliseconds in UML.
-value_of() {
-	local -n _vo=$1
-	_vo=
-	IFS= read -r _vo < "$2" || [ -n "$_vo" ]
-}
-
 # rejects WANT FILE VALUE...: each VALUE fails with WANT, FILE unchanged.
 rejects() {
 	local want=$1 file=$2 before now v
 	shift 2
-	value_of before "$file" || return 1
+	st_read before "$file" || return 1
 	for v in "$@"; do
 		cfs_expect "$want" "$file" "$v" || return 1
-		value_of now "$file"
+		st_read now "$file"
 		[ "$now" = "$before" ] ||
 			{ echo "$file changed to $now by $(printf %q "$v")"; return 1; }
 	done
@@ -219,11 +213,11 @@ rejects() {
 rejects_any() {
 	local file=$1 before now v
 	shift
-	value_of before "$file" || return 1
+	st_read before "$file" || return 1
 	for v in "$@"; do
 		cfs__call write "$file" "$v"
 		[ "$CFS_GOT" != OK ] || { echo "$(printf %q "$v") to $file worked"; return 1; }
-		value_of now "$file"
+		st_read now "$file"
 		[ "$now" = "$before" ] ||
 			{ echo "$file changed to $now by $(printf %q "$v")"; return 1; }
 	done
@@ -264,7 +258,7 @@ number_file() {
 		rejects "$below" "$f" "$((min - 1))" || return 1
 	fi
 	cfs__call write "$f" ""
-	value_of v "$f"
+	st_read v "$f"
 	[ "$v" = "$min" ] || { echo "$f changed to $v by a zero-byte write"; return 1; }
 	MALFORMED=("${MALFORMED_SHORT[@]}")
 }

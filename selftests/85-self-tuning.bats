@@ -70,15 +70,18 @@ goal() {
 }
 
 esz() {
-	cat "$Q/effective_bytes"
+	cfs_read "$Q/effective_bytes"
 }
 
+# esz_is N, esz_above N: poll predicates, without a process.
 esz_is() {
-	[ "$(esz)" = "$1" ]
+	local v
+	st_read v "$Q/effective_bytes" && [ "$v" = "$1" ]
 }
 
 esz_above() {
-	[ "$(esz)" -gt "$1" ]
+	local v
+	st_read v "$Q/effective_bytes" && [ "$v" -gt "$1" ]
 }
 
 # wait_esz CMD ARG [SECONDS]: wait until esz_CMD ARG holds.
@@ -91,7 +94,8 @@ wait_esz() {
 
 # cur_changed GOAL VALUE: the goal's current_value is no longer VALUE.
 cur_changed() {
-	[ "$(cat "$Q/goals/$1/current_value")" != "$2" ]
+	local v
+	st_read v "$Q/goals/$1/current_value" && [ "$v" != "$2" ]
 }
 
 # node0_free_bp: free memory of node 0 (of the machine without NUMA) per
@@ -397,11 +401,12 @@ node0_free_bp() {
 # sample_us read every half second for 8 seconds (tuning goes in steps, and
 # UML's timing is noisy: one reading says little).
 median_sample() {
-	local v=() k
-	sleep "$1"
+	local v=() k x
+	st_sleep "$1"
 	for ((k = 0; k < 16; k++)); do
-		v+=("$(cat "$C/sample_us")")
-		sleep 0.5
+		st_read x "$C/sample_us"
+		v+=("$x")
+		st_sleep 0.5
 	done
 	printf '%s\n' "${v[@]}" | sort -n | sed -n 8p
 }
@@ -410,9 +415,9 @@ median_sample() {
 # readings of aggr_us (the kdamond may retune between two reads).
 ratio_kept() {
 	local a s b
-	a=$(cat "$C/aggr_us")
-	s=$(cat "$C/sample_us")
-	b=$(cat "$C/aggr_us")
+	st_read a "$C/aggr_us"
+	st_read s "$C/sample_us"
+	st_read b "$C/aggr_us"
 	[ "$a" = "$b" ] && [ "$a" = $((s * 20)) ]
 }
 

@@ -72,7 +72,7 @@ damo_contexts() {
 # damo_wait_aggr CTX N: wait (up to 120 s) for N aggregations.
 damo__aggr_ge() {
 	local n
-	n=$(cfs_read "$CFS_CTXS/$1/nr_aggregations" 2>/dev/null) || return 1
+	st_read n "$CFS_CTXS/$1/nr_aggregations" 2>/dev/null || return 1
 	[ "$n" -ge "$2" ]
 }
 

@@ -94,6 +94,16 @@ st_sleep() {
 	read -r -t "$1" -u "$ST_SLEEP_FD" _ || true
 }
 
+# st_read VAR FILE: VAR gets the first line of FILE, by a builtin read.
+# For the predicates that st_wait_for polls ten times a second: a
+# $(cat FILE) there forks and execs each time, tens of milliseconds of
+# UML's one CPU that the kdamond and the workload under test need.
+st_read() {
+	local -n _st_read=$1
+	_st_read=
+	IFS= read -r _st_read < "$2" || [ -n "$_st_read" ]
+}
+
 # st_wait_for SECONDS COMMAND...: poll COMMAND every 0.1 s until it
 # succeeds (return 0) or SECONDS pass (return 1).
 st_wait_for() {
@@ -209,6 +219,24 @@ st_cleanup() {
 		echo "$ST_HUGETLB_WAS" > /proc/sys/vm/nr_hugepages || true
 		ST_HUGETLB_WAS=
 	fi
+	st__count_forks
+}
+
+# st__count_forks: append the machine's fork count so far (/proc/stat's
+# "processes") and the test's name to ST_OUTDIR/forks.txt.  The
+# difference between two lines is what a test forked (with its setup):
+# in UML a fork and exec costs tens of milliseconds, so this says which
+# tests to make cheaper.
+st__count_forks() {
+	local line
+	[ -n "${ST_OUTDIR:-}" ] && [ -w "$ST_OUTDIR" ] || return 0
+	st_lines /proc/stat || return 0
+	for line in "${ST_LINES[@]}"; do
+		if [[ "$line" == "processes "* ]]; then
+			echo "${line#processes } ${BATS_TEST_DESCRIPTION:-?}" >> "$ST_OUTDIR/forks.txt"
+			return 0
+		fi
+	done
 }
 
 # st_rss_kib PID: the resident set size of PID in KiB.
