@@ -70,10 +70,6 @@ scheme() {
 	done
 }
 
-stat_of() {
-	cfs_read "$CFS_CTXS/$1/schemes/$2/stats/$3"
-}
-
 # physmap PID START END FILE: "PADDR ACTIVE" of each resident page.
 physmap() {
 	"$ST_BIN/physmap" "$1" "$2" "$3" > "$4"
@@ -406,8 +402,8 @@ wait_resident_at_most() {
 	echo "VmRSS $rss0 -> $rss1 KiB"
 	[ "$rss1" -le $((rss0 - cold_sz / 2 / 1024)) ]
 	cfs_off pa
-	[ "$(stat_of pa s0 sz_applied)" -ge $((cold_sz / 2)) ]
-	[ "$(stat_of pa s0 sz_tried)" -ge "$(stat_of pa s0 sz_applied)" ]
+	[ "$(cfs_stat pa s0 sz_applied)" -ge $((cold_sz / 2)) ]
+	[ "$(cfs_stat pa s0 sz_tried)" -ge "$(cfs_stat pa s0 sz_applied)" ]
 	# the hot pages stayed where they were: never reclaimed and faulted
 	# back (that would have moved them)
 	physmap "$ST_PID" "$HOT_START" "$HOT_END" "$hot1"
@@ -437,7 +433,7 @@ wait_resident_at_most() {
 	scheme pa s0 lru_prio
 	cfs_on pa
 	wait_lru "$SLEEPER_PID" "$start" "$end" 1 90 30
-	[ "$(stat_of pa s0 sz_applied)" -gt 0 ]
+	[ "$(cfs_stat pa s0 sz_applied)" -gt 0 ]
 	cfs_set "$C/schemes/s0/action" lru_deprio
 	cfs_commit pa
 	wait_lru "$SLEEPER_PID" "$start" "$end" 0 90 30
@@ -445,7 +441,7 @@ wait_resident_at_most() {
 	cfs_commit pa
 	wait_lru "$SLEEPER_PID" "$start" "$end" 1 90 30
 	cfs_off pa
-	[ "$(stat_of pa s0 nr_applied)" -gt 0 ]
+	[ "$(cfs_stat pa s0 nr_applied)" -gt 0 ]
 }
 
 # ------------------------------------------------------------ migration
@@ -488,7 +484,7 @@ wait_resident_at_most() {
 	# as for pageout: pages at the ends of the hot range can share a
 	# region with cold ones at first (81 % kept in a make check)
 	[ "$kept" -ge 75 ]
-	[ "$(stat_of pa s0 sz_applied)" -ge $((cold_sz / 2)) ]
+	[ "$(cfs_stat pa s0 sz_applied)" -ge $((cold_sz / 2)) ]
 
 	# migrate_hot: now the accessed range goes there, the cold one stays
 	physmap "$ST_PID" "$COLD_START" "$COLD_END" "$cold1"
@@ -542,7 +538,7 @@ wait_resident_at_most() {
 	echo "VmRSS in pa-a $a0 -> $a1 KiB, in pa-b $b0 -> $b1 KiB"
 	[ "$b1" -ge $((b0 * 95 / 100)) ]
 	cfs_off pa
-	[ "$(stat_of pa s0 sz_applied)" -ge $(((a0 - a1) * 1024 / 2)) ]
+	[ "$(cfs_stat pa s0 sz_applied)" -ge $(((a0 - a1) * 1024 / 2)) ]
 }
 
 # The hot range is touched all the time: a young filter (matching Y) keeps
@@ -577,13 +573,13 @@ wait_resident_at_most() {
 	echo "hot pages still in their frames: $kept %"
 	[ "$kept" -ge 90 ]
 	# only what is young: the hot range goes (and faults back)
-	applied=$(stat_of pa s0 sz_applied)
+	applied=$(cfs_stat pa s0 sz_applied)
 	cfs_set "$C/schemes/s0/filters/f1/matching" N
 	cfs_commit pa
 	end=$((SECONDS + 60))
-	until [ "$(stat_of pa s0 sz_applied)" -ge $((applied + (HOT_END - HOT_START) / 2)) ]; do
+	until [ "$(cfs_stat pa s0 sz_applied)" -ge $((applied + (HOT_END - HOT_START) / 2)) ]; do
 		[ "$SECONDS" -lt "$end" ] || {
-			echo "sz_applied $applied -> $(stat_of pa s0 sz_applied) in 60 s"
+			echo "sz_applied $applied -> $(cfs_stat pa s0 sz_applied) in 60 s"
 			return 1
 		}
 		st_sleep 1
@@ -657,9 +653,9 @@ expect_on_refused() {
 	# still running as it was: stat keeps counting
 	[ "$(cfs_state pa)" = on ]
 	[ "$(cfs_kdamond_pid pa)" = "$kpid" ]
-	n0=$(stat_of pa s0 nr_tried)
+	n0=$(cfs_stat pa s0 nr_tried)
 	cfs_wait_more_aggr pa 2
-	[ "$(stat_of pa s0 nr_tried)" -gt "$n0" ]
+	[ "$(cfs_stat pa s0 nr_tried)" -gt "$n0" ]
 	cfs_off pa
 }
 

@@ -97,18 +97,6 @@ filter() {
 	done
 }
 
-# stat_of CTX SCHEME NAME: a statistic of the scheme.
-stat_of() {
-	cfs_read "$CFS_CTXS/$1/schemes/$2/stats/$3"
-}
-
-# stat_above CTX SCHEME NAME N: the statistic exceeds N (a poll predicate:
-# no process).
-stat_above() {
-	local v
-	st_read v "$CFS_CTXS/$1/schemes/$2/stats/$3" && [ "$v" -gt "$4" ]
-}
-
 # resident_pages PID START END: how many pages of [START, END) the process
 # has in memory (present in its page table, bit 63 of /proc/PID/pagemap).
 resident_pages() {
@@ -608,9 +596,9 @@ expect_off() {
 # stat_grows CTX SCHEME: nr_tried of SCHEME grows within 3 aggregations.
 stat_grows() {
 	local n
-	n=$(stat_of "$1" "$2" nr_tried)
+	n=$(cfs_stat "$1" "$2" nr_tried)
 	cfs_wait_more_aggr "$1" 3 || return 1
-	stat_above "$1" "$2" nr_tried "$n" && return 0
+	cfs_stat_above "$1" "$2" nr_tried "$n" && return 0
 	echo "$2: nr_tried stays $n"
 	return 1
 }
@@ -620,10 +608,10 @@ stat_grows() {
 stat_stays() {
 	local n
 	cfs_wait_more_aggr "$1" 2 || return 1
-	n=$(stat_of "$1" "$2" nr_tried)
+	n=$(cfs_stat "$1" "$2" nr_tried)
 	cfs_wait_more_aggr "$1" 5 || return 1
-	[ "$(stat_of "$1" "$2" nr_tried)" = "$n" ] && return 0
-	echo "$2: nr_tried changed from $n to $(stat_of "$1" "$2" nr_tried)"
+	[ "$(cfs_stat "$1" "$2" nr_tried)" = "$n" ] && return 0
+	echo "$2: nr_tried changed from $n to $(cfs_stat "$1" "$2" nr_tried)"
 	return 1
 }
 
@@ -751,22 +739,22 @@ stat_stays() {
 	scheme web s0 stat
 	cfs_set "$C/aggr_us" 200000
 	cfs_on web
-	poll 60 stat_above web s0 nr_tried 60
-	n=$(stat_of web s0 nr_tried)
+	poll 60 cfs_stat_above web s0 nr_tried 60
+	n=$(cfs_stat web s0 nr_tried)
 	cfs_set "$S/access_pattern/max_age" 1000000	# still matches all
 	cfs_commit web
-	m=$(stat_of web s0 nr_tried)
+	m=$(cfs_stat web s0 nr_tried)
 	[ "$m" -ge "$n" ] || { echo "nr_tried went from $n to $m at commit"; return 1; }
 	stat_grows web s0
 	cfs_off web
-	n=$(stat_of web s0 nr_tried)
-	m=$(stat_of web s0 sz_tried)
+	n=$(cfs_stat web s0 nr_tried)
+	m=$(cfs_stat web s0 sz_tried)
 	sleep 1
 	cfs_expect_value "$S/stats/nr_tried" "$n"
 	cfs_expect_value "$S/stats/sz_tried" "$m"
 	cfs_on web
 	# at most a couple of 200 ms aggregations since on: far below n
-	m=$(stat_of web s0 nr_tried)
+	m=$(cfs_stat web s0 nr_tried)
 	[ "$m" -lt "$n" ] || { echo "nr_tried $m after on, $n before"; return 1; }
 	stat_grows web s0
 }
@@ -796,10 +784,10 @@ age_share() {
 tried_per_aggr() {
 	local n0 n1 s0 s1
 	n0=$(cfs_nr_aggr "$1")
-	s0=$(stat_of "$1" "$2" sz_tried)
+	s0=$(cfs_stat "$1" "$2" sz_tried)
 	cfs_wait_more_aggr "$1" "$3" > /dev/null || return 1
 	n1=$(cfs_nr_aggr "$1")
-	s1=$(stat_of "$1" "$2" sz_tried)
+	s1=$(cfs_stat "$1" "$2" sz_tried)
 	echo $(((s1 - s0) / (n1 - n0)))
 }
 
@@ -814,7 +802,7 @@ tried_per_aggr() {
 	scheme web idle stat access_pattern/max_nr_accesses=0
 	rss0=$(st_rss_kib "$ST_PID")
 	cfs_on web
-	poll 60 stat_above web hot sz_tried 0
+	poll 60 cfs_stat_above web hot sz_tried 0
 	cfs_wait_more_aggr web 5
 	hot_per=$(tried_per_aggr web hot 10)
 	idle_per=$(tried_per_aggr web idle 10)
@@ -843,10 +831,10 @@ tried_per_aggr() {
 		{ echo "no region of the cold range aged 5 or more:"; cat "$snap"; return 1; }
 	cfs_off web
 	# stat: everything tried counts as applied; no quota, no exceeds
-	[ "$(stat_of web hot nr_applied)" -eq "$(stat_of web hot nr_tried)" ]
-	[ "$(stat_of web hot sz_applied)" -eq "$(stat_of web hot sz_tried)" ]
-	[ "$(stat_of web idle sz_applied)" -eq "$(stat_of web idle sz_tried)" ]
-	[ "$(stat_of web hot qt_exceeds)" -eq 0 ]
+	[ "$(cfs_stat web hot nr_applied)" -eq "$(cfs_stat web hot nr_tried)" ]
+	[ "$(cfs_stat web hot sz_applied)" -eq "$(cfs_stat web hot sz_tried)" ]
+	[ "$(cfs_stat web idle sz_applied)" -eq "$(cfs_stat web idle sz_tried)" ]
+	[ "$(cfs_stat web hot qt_exceeds)" -eq 0 ]
 	# nothing paged out
 	rss1=$(st_rss_kib "$ST_PID")
 	[ "$rss1" -ge $((rss0 - 512)) ] || { echo "RSS $rss0 -> $rss1 KiB"; return 1; }
@@ -872,11 +860,11 @@ tried_per_aggr() {
 	[ "$rss1" -le $((rss0 - cold_sz / 2 / 1024)) ]
 	cfs_off web
 	# stable once off
-	[ "$(stat_of web s0 nr_applied)" -gt 0 ]
-	[ "$(stat_of web s0 sz_applied)" -ge $((cold_sz / 2)) ]
-	[ "$(stat_of web s0 nr_tried)" -ge "$(stat_of web s0 nr_applied)" ]
-	[ "$(stat_of web s0 sz_tried)" -ge "$(stat_of web s0 sz_applied)" ]
-	[ "$(stat_of web s0 qt_exceeds)" -eq 0 ]
+	[ "$(cfs_stat web s0 nr_applied)" -gt 0 ]
+	[ "$(cfs_stat web s0 sz_applied)" -ge $((cold_sz / 2)) ]
+	[ "$(cfs_stat web s0 nr_tried)" -ge "$(cfs_stat web s0 nr_applied)" ]
+	[ "$(cfs_stat web s0 sz_tried)" -ge "$(cfs_stat web s0 sz_applied)" ]
+	[ "$(cfs_stat web s0 qt_exceeds)" -eq 0 ]
 	stop_verified "$ST_PID"
 	grep -q '^verify: ok' "$ST_OUT"
 }
@@ -888,7 +876,7 @@ tried_per_aggr() {
 	monitor web "$ST_PID"
 	scheme web s0 cold access_pattern/max_nr_accesses=0
 	cfs_on web
-	poll 60 stat_above web s0 sz_applied $((8 * MIB))
+	poll 60 cfs_stat_above web s0 sz_applied $((8 * MIB))
 	expect_resident "$ST_PID" "$COLD_START" "$COLD_END"
 	# acted on at every aggregation: the regions of the cold range stay
 	# young (with stat they keep growing older)
@@ -917,14 +905,14 @@ tried_per_aggr() {
 		access_pattern/min_age=3 quotas/bytes="$MIB" \
 		quotas/reset_interval_ms=1000
 	cfs_on web
-	poll 60 stat_above web s0 sz_applied 0
+	poll 60 cfs_stat_above web s0 sz_applied 0
 	cfs_expect_value "$S/quotas/effective_bytes" "$MIB"
 	t0=$(date +%s%N)
-	a0=$(stat_of web s0 sz_applied)
-	q0=$(stat_of web s0 qt_exceeds)
+	a0=$(cfs_stat web s0 sz_applied)
+	q0=$(cfs_stat web s0 qt_exceeds)
 	sleep 6
-	a1=$(stat_of web s0 sz_applied)
-	q1=$(stat_of web s0 qt_exceeds)
+	a1=$(cfs_stat web s0 sz_applied)
+	q1=$(cfs_stat web s0 qt_exceeds)
 	t1=$(date +%s%N)
 	ms=$(((t1 - t0) / 1000000))
 	# T ms hold at most T/1000 + 1 reset intervals; one more for the
@@ -994,7 +982,7 @@ tried_per_aggr() {
 	cfs_set "$w/low" $((rate / 2))
 	cfs_set "$w/mid" "$above"
 	cfs_commit web
-	poll 30 stat_above web s0 nr_tried 0
+	poll 30 cfs_stat_above web s0 nr_tried 0
 	stat_grows web s0
 	# a window below it: above high, off
 	cfs_set "$w/high" $((rate / 2))
@@ -1300,13 +1288,13 @@ anon_pair_stop() {
 	scheme web every stat
 	scheme web slow stat apply_interval_us=1000000
 	cfs_on web
-	poll 60 stat_above web slow nr_tried 0
+	poll 60 cfs_stat_above web slow nr_tried 0
 	aggr=$(cfs_nr_aggr web)
-	every=$(stat_of web every nr_tried)
-	n0=$(stat_of web slow nr_tried)
+	every=$(cfs_stat web every nr_tried)
+	n0=$(cfs_stat web slow nr_tried)
 	cfs_wait_more_aggr web 40
-	every=$(( $(stat_of web every nr_tried) - every ))
-	n1=$(( $(stat_of web slow nr_tried) - n0 ))
+	every=$(( $(cfs_stat web every nr_tried) - every ))
+	n1=$(( $(cfs_stat web slow nr_tried) - n0 ))
 	aggr=$(( $(cfs_nr_aggr web) - aggr ))
 	echo "over $aggr aggregations: every +$every, once a second +$n1"
 	[ "$n1" -gt 0 ]
@@ -1340,14 +1328,14 @@ vma_flags_in() {
 	monitor web "$ST_PID"
 	scheme web s0 hugepage access_pattern/min_nr_accesses=5
 	cfs_on web
-	poll 60 stat_above web s0 sz_applied 0
+	poll 60 cfs_stat_above web s0 sz_applied 0
 	vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END" | grep -qw hg ||
 		{ echo "no hg in the hot range:"; vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
 	grep AnonHugePages "/proc/$ST_PID/smaps_rollup"
 	cfs_off web
 	cfs_set "$S/action" nohugepage
 	cfs_on web
-	poll 60 stat_above web s0 sz_applied 0
+	poll 60 cfs_stat_above web s0 sz_applied 0
 	vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END" | grep -qw nh ||
 		{ echo "no nh in the hot range:"; vma_flags_in "$ST_PID" "$HOT_START" "$HOT_END"; return 1; }
 	cfs_off web
@@ -1402,12 +1390,12 @@ hot_huge_kib_at_most() {
 	# stat charges the quota like any action: at most 1 MiB a minute.
 	scheme web s0 stat quotas/bytes="$MIB" quotas/reset_interval_ms=60000
 	cfs_on web
-	poll 60 stat_above web s0 sz_applied 0
+	poll 60 cfs_stat_above web s0 sz_applied 0
 	for i in 1 2 3 4 5; do
 		cfs_commit web
 		cfs_wait_more_aggr web 3
 	done
-	a=$(stat_of web s0 sz_applied)
+	a=$(cfs_stat web s0 sz_applied)
 	echo "sz_applied $a after five commits (quota $MIB a minute)"
 	[ "$a" -le "$MIB" ]
 }
@@ -1418,12 +1406,12 @@ hot_huge_kib_at_most() {
 	monitor web "$SLEEPER_PID"
 	scheme web s0 stat apply_interval_us=60000000
 	cfs_on web
-	poll 30 stat_above web s0 nr_tried 0
-	n=$(stat_of web s0 nr_tried)
+	poll 30 cfs_stat_above web s0 nr_tried 0
+	n=$(cfs_stat web s0 nr_tried)
 	cfs_set "$S/apply_interval_us" 200000
 	cfs_commit web
 	# Within 10 s, where the old schedule would have waited a minute.
-	poll 10 stat_above web s0 nr_tried "$n"
+	poll 10 cfs_stat_above web s0 nr_tried "$n"
 }
 
 # The example of configfs-layout.md, as printed there (between the line
@@ -1468,15 +1456,15 @@ squeeze_free() {
 	mkdir -p "$hog"
 	squeeze_free "$hog" 400 || { umount "$hog"; return 1; }
 	echo "squeezed: free memory $(free_rate) per mille"
-	poll 60 stat_above web reclaim nr_tried 0 || { umount "$hog"; return 1; }
+	poll 60 cfs_stat_above web reclaim nr_tried 0 || { umount "$hog"; return 1; }
 	# ...and once free memory is back above 50 %, it stops.
 	umount "$hog"
 	rate=$(free_rate)
 	echo "released: free memory $rate per mille"
 	[ "$rate" -gt 550 ] || skip "free memory did not come back above 55 % ($rate)"
 	sleep 6		# one watermark interval (5 s) and a bit
-	n=$(stat_of web reclaim nr_tried)
+	n=$(cfs_stat web reclaim nr_tried)
 	sleep 8		# the idle regions grow old enough again in 3 s
-	echo "nr_tried $n -> $(stat_of web reclaim nr_tried); free memory $(free_rate) per mille"
-	[ "$(stat_of web reclaim nr_tried)" -eq "$n" ]
+	echo "nr_tried $n -> $(cfs_stat web reclaim nr_tried); free memory $(free_rate) per mille"
+	[ "$(cfs_stat web reclaim nr_tried)" -eq "$n" ]
 }

@@ -318,11 +318,24 @@ cfs_mkscheme() {
 	done
 }
 
-# cfs_read FILE: print the first line of FILE (without a fork).
+# cfs_read FILE: print the first line of FILE (without a fork; st_read
+# sets a variable instead, for a poll predicate).
 cfs_read() {
 	local v
-	IFS= read -r v < "$1" || return 1
+	st_read v "$1" || return 1
 	echo "$v"
+}
+
+# cfs_stat CTX SCHEME NAME: print a statistic of the scheme.
+cfs_stat() {
+	cfs_read "$CFS_CTXS/$1/schemes/$2/stats/$3"
+}
+
+# cfs_stat_above CTX SCHEME NAME N: the statistic exceeds N (a poll
+# predicate: no process).
+cfs_stat_above() {
+	local v
+	st_read v "$CFS_CTXS/$1/schemes/$2/stats/$3" && [ "$v" -gt "$4" ]
 }
 
 cfs_state() {
