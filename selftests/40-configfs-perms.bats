@@ -83,7 +83,7 @@ nobody_fails_all() {
 	mapfile -t answers < <(for f in "${files[@]}"; do
 		VAL=
 		[ "$op" = write ] && value_for "$f"
-		printf '%s %d %d\n%s%s' "$op" "${#f}" "${#VAL}" "$f" "$VAL"
+		cfs_serve_req "$op" "$f" "$VAL"
 	done | cfs_as_user "$uid" "$gid" "$NOBODY_SYSIO" serve)
 	[ ${#answers[@]} -eq ${#files[@]} ] ||
 		{ echo "uid $uid: ${#answers[@]} answers for ${#files[@]} files"; return 1; }

@@ -779,16 +779,23 @@ age_share() {
 	END { printf "%.0f %.0f\n", in_sz, n }' "$1"
 }
 
-# tried_per_aggr CTX SCHEME N: sz_tried of SCHEME per aggregation over the
-# next N aggregations.
+# tried_per_aggr CTX N SCHEME...: sz_tried of each SCHEME per aggregation
+# over the same next N aggregations, on one line.
 tried_per_aggr() {
-	local n0 n1 s0 s1
-	n0=$(cfs_nr_aggr "$1")
-	s0=$(cfs_stat "$1" "$2" sz_tried)
-	cfs_wait_more_aggr "$1" "$3" > /dev/null || return 1
-	n1=$(cfs_nr_aggr "$1")
-	s1=$(cfs_stat "$1" "$2" sz_tried)
-	echo $(((s1 - s0) / (n1 - n0)))
+	local ctx=$1 n0 n1 v s out= i=0
+	local -a s0=()
+	st_read n0 "$CFS_CTXS/$ctx/nr_aggregations" || return 1
+	for s in "${@:3}"; do
+		st_read v "$CFS_CTXS/$ctx/schemes/$s/stats/sz_tried" || return 1
+		s0+=("$v")
+	done
+	cfs_wait_more_aggr "$ctx" "$2" > /dev/null || return 1
+	st_read n1 "$CFS_CTXS/$ctx/nr_aggregations" || return 1
+	for s in "${@:3}"; do
+		st_read v "$CFS_CTXS/$ctx/schemes/$s/stats/sz_tried" || return 1
+		out+=" $(((v - s0[i++]) / (n1 - n0)))"
+	done
+	echo "${out# }"
 }
 
 @test "stat counts exactly the matching regions, changes nothing, and lets ages grow" {
@@ -804,8 +811,7 @@ tried_per_aggr() {
 	cfs_on web
 	poll 60 cfs_stat_above web hot sz_tried 0
 	cfs_wait_more_aggr web 5
-	hot_per=$(tried_per_aggr web hot 10)
-	idle_per=$(tried_per_aggr web idle 10)
+	read -r hot_per idle_per <<< "$(tried_per_aggr web 10 hot idle)"
 	echo "sz_tried per aggregation: hot $hot_per (hot range $hot_sz)," \
 		"idle $idle_per (cold range $cold_sz)"
 	cfs_snapshot_to web t0 "$snap"

@@ -115,6 +115,13 @@ cfs__serve_start() {
 	CFS_SRV_OWNER=$BASHPID
 }
 
+# cfs_serve_req OP PATH [VALUE]: one request of `sysio serve`'s protocol
+# on stdout, for a server of the caller's own (a pipe into `sysio serve`).
+cfs_serve_req() {
+	local LC_ALL=C
+	printf '%s %d %d\n%s%s' "$1" "${#2}" "${#3}" "$2" "${3-}"
+}
+
 # cfs__call OP PATH [VALUE]: one system call by sysio (see sysio.c); the
 # answer ("OK" or an errno name) in CFS_GOT, for a read the data in
 # CFS_DATA.
@@ -122,8 +129,7 @@ cfs__call() {
 	local LC_ALL=C n
 	CFS_DATA=
 	if [ "${CFS_SRV_OWNER:-}" = "$BASHPID" ] && [ -n "${CFS_SRV[1]:-}" ]; then
-		printf '%s %d %d\n%s%s' "$1" "${#2}" "${#3}" "$2" "${3-}" \
-			>&"${CFS_SRV[1]}" &&
+		cfs_serve_req "$@" >&"${CFS_SRV[1]}" &&
 		read -r CFS_GOT n <&"${CFS_SRV[0]}" || {
 			CFS_GOT="sysio serve died"
 			return 1
