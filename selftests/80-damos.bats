@@ -786,13 +786,13 @@ tried_per_aggr() {
 	local -a s0=()
 	st_read n0 "$CFS_CTXS/$ctx/nr_aggregations" || return 1
 	for s in "${@:3}"; do
-		st_read v "$CFS_CTXS/$ctx/schemes/$s/stats/sz_tried" || return 1
+		cfs_stat_to v "$ctx" "$s" sz_tried || return 1
 		s0+=("$v")
 	done
 	cfs_wait_more_aggr "$ctx" "$2" > /dev/null || return 1
 	st_read n1 "$CFS_CTXS/$ctx/nr_aggregations" || return 1
 	for s in "${@:3}"; do
-		st_read v "$CFS_CTXS/$ctx/schemes/$s/stats/sz_tried" || return 1
+		cfs_stat_to v "$ctx" "$s" sz_tried || return 1
 		out+=" $(((v - s0[i++]) / (n1 - n0)))"
 	done
 	echo "${out# }"

@@ -337,11 +337,17 @@ cfs_stat() {
 	cfs_read "$CFS_CTXS/$1/schemes/$2/stats/$3"
 }
 
+# cfs_stat_to VAR CTX SCHEME NAME: VAR gets a statistic of the scheme (no
+# process: for poll predicates and loops).
+cfs_stat_to() {
+	st_read "$1" "$CFS_CTXS/$2/schemes/$3/stats/$4"
+}
+
 # cfs_stat_above CTX SCHEME NAME N: the statistic exceeds N (a poll
 # predicate: no process).
 cfs_stat_above() {
 	local v
-	st_read v "$CFS_CTXS/$1/schemes/$2/stats/$3" && [ "$v" -gt "$4" ]
+	cfs_stat_to v "$1" "$2" "$3" && [ "$v" -gt "$4" ]
 }
 
 cfs_state() {
