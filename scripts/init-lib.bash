@@ -16,8 +16,8 @@ unset LANG LANGUAGE
 # item instead: with CONFIG_PREEMPT, as in the debug kernel, this init was
 # scheduled again while UML tore its processes down, died of SIGSEGV, and
 # the "Attempted to kill init" panic made UML abort with 134.)  UML powers
-# off; the x86_64 kernel has no ACPI to power off with, so it restarts and
-# QEMU, started with -no-reboot, exits instead.
+# off; the x86_64 machine restarts instead, and QEMU, started with
+# -no-reboot, exits (the simplest way out that needs nothing of ACPI).
 power_off() {
 	local cmd=0x4321fedc	# LINUX_REBOOT_CMD_POWER_OFF
 

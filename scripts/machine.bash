@@ -31,13 +31,42 @@ machine_platform() {
 	fi
 }
 
+# machine_numa MEM NODES: set MACHINE_NUMA to the QEMU options that split
+# MEM (QEMU's -m syntax: a number of MiB or a number with a K/M/G suffix)
+# into NODES NUMA nodes of equal size, as a two-socket server or a machine
+# with a memory tier would have: the firmware's ACPI SRAT table tells the
+# kernel, as on real hardware.  The CPUs are all on node 0; the other
+# nodes have memory only (as CXL memory does).  NODES 1: no options.
+machine_numa() {
+	local mem=$1 nodes=$2 mib=${1%[KkMmGg]} node cpus
+	MACHINE_NUMA=()
+	if ! [[ $nodes =~ ^[1-9][0-9]*$ && $mib =~ ^[0-9]+$ ]]; then
+		echo "cannot split $mem of memory into $nodes nodes" >&2
+		return 1
+	fi
+	case $mem in
+	*[Gg]) mib=$((mib * 1024)) ;;
+	*[Kk]) mib=$((mib / 1024)) ;;
+	esac
+	if [ $((mib % nodes)) -ne 0 ]; then
+		echo "cannot split $mem of memory into $nodes equal nodes" >&2
+		return 1
+	fi
+	[ "$nodes" -gt 1 ] || return 0
+	cpus=",cpus=0-$((${MACHINE_SMP:-1} - 1))"
+	for ((node = 0; node < nodes; node++)); do
+		MACHINE_NUMA+=(-object "memory-backend-ram,id=mem$node,size=$((mib / nodes))M"
+			-numa "node,nodeid=$node,memdev=mem$node$cpus")
+		cpus=
+	done
+}
+
 # machine_cmd KERNEL INIT STATE_DIR UMID [NAME=VALUE...]: set MACHINE_CMD
 # to the command that boots KERNEL (after machine_platform) with
 # init=INIT and the NAME=VALUE words for it.  STATE_DIR and UMID are for
 # UML's pid file and sockets.  MACHINE_MEM (default 1G) is the memory,
 # MACHINE_SMP (default 1) a QEMU machine's CPUs and MACHINE_NODES (default
-# 2) its NUMA nodes.  No word may contain
-# white space.  By default the console writes to stdout and reads nothing;
+# 2) its NUMA nodes (machine_numa).  No word may contain white space.  By default the console writes to stdout and reads nothing;
 # the arrays MACHINE_UML_CON (UML channel words, default con0=null,fd:1)
 # and MACHINE_QEMU_SERIAL (QEMU options, default -serial stdio) connect it
 # and further lines otherwise (scripts/shell.sh).
@@ -56,33 +85,32 @@ machine_cmd() {
 			init="$init" MACHINE_PLATFORM=uml "$@")
 		return
 	fi
-	# The machine restarts instead of powering off (it has no ACPI):
-	# -no-reboot makes QEMU exit then, and after a panic (panic=-1).
-	# The clock: this machine has no HPET or ACPI timer, only the TSC
-	# (under TCG it is the host's TSC) and the ticks, which lag whenever
-	# the emulating thread is busy.  Left alone, the kernel calibrates
-	# the TSC against the PIT (which fails on a busy host) and its
-	# watchdog then finds the TSC skewed against jiffies; either way it
-	# falls back to jiffies: timers fire on 4 ms ticks (a 5 ms sleep
-	# takes 8) and a thread's run time is counted in ticks.  So: the
-	# host's TSC rate (its "cpu MHz", which is the TSC rate on a host
-	# with constant_tsc) and tsc=reliable, no watchdog.
+	# The machine restarts instead of powering off: -no-reboot makes
+	# QEMU exit then, and after a panic (panic=-1).
+	# The clock: the TSC (under TCG it is the host's TSC), QEMU's HPET
+	# (found through ACPI; the kernel leaves out the ACPI PM timer) and
+	# the ticks, which lag whenever the emulating thread is busy.  Left
+	# alone, the kernel calibrates the TSC against the PIT (which fails
+	# on a busy host) and its watchdog then finds the TSC skewed against
+	# jiffies; either way it falls back to jiffies: timers fire on 4 ms
+	# ticks (a 5 ms sleep takes 8) and a thread's run time is counted in
+	# ticks.  So: the host's TSC rate (its "cpu MHz", which is the TSC
+	# rate on a host with constant_tsc) and tsc=reliable, no watchdog.
 	append="console=ttyS0 tsc=reliable"
 	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 	grep -qw constant_tsc /proc/cpuinfo && [ "${khz:-0}" -gt 0 ] &&
 		append+=" tsc_early_khz=$khz"
-	# Two NUMA nodes of half the memory each (the kernel splits it:
-	# numa=fake needs no ACPI tables), for paddr's migrate actions.
-	append+=" numa=fake=${MACHINE_NODES:-2}"
 	append+=" root=root rootfstype=9p"
 	append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144 rw"
 	append+=" panic=-1 init=$init MACHINE_PLATFORM=qemu $*"
+	machine_numa "${MACHINE_MEM:-1G}" "${MACHINE_NODES:-2}" || return
 	serial=(-serial stdio)
 	[ -n "${MACHINE_QEMU_SERIAL[*]:+set}" ] && serial=("${MACHINE_QEMU_SERIAL[@]}")
 	# shellcheck disable=SC2054 # commas belong to -fsdev and -device
 	MACHINE_CMD=(qemu-system-x86_64 -accel tcg -m "${MACHINE_MEM:-1G}"
 		-smp "${MACHINE_SMP:-1}" -display none -monitor none
 		"${serial[@]}" -no-reboot -kernel "$kernel" -append "$append"
+		"${MACHINE_NUMA[@]}"
 		-fsdev local,id=root,path=/,security_model=none,multidevs=remap
 		-device virtio-9p-pci,fsdev=root,mount_tag=root)
 }
