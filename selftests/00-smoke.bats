@@ -9,6 +9,10 @@
 # bats file_tags=x86
 load lib
 
+setup() {
+	st_trace_test_only
+}
+
 teardown() {
 	st_cleanup
 }

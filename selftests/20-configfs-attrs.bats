@@ -46,11 +46,12 @@ rejects() {
 # rejects_any FILE VALUE: VALUE fails, with whatever errno, and FILE keeps
 # its value.
 rejects_any() {
-	local before
-	before=$(cat "$1")
-	run cfs_w "$1" "$2"
-	[ "$output" != OK ] || { echo "$(printf %q "$2") to $1 worked"; return 1; }
-	[ "$(cat "$1")" = "$before" ]
+	local before after
+	st_read before "$1"
+	cfs__call write "$1" "$2"
+	[ "$CFS_GOT" != OK ] || { echo "$(printf %q "$2") to $1 worked"; return 1; }
+	st_read after "$1"
+	[ "$after" = "$before" ] || { echo "$1: $before became $after"; return 1; }
 }
 
 # accepts FILE VALUE READBACK: VALUE is taken and FILE then reads READBACK.

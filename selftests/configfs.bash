@@ -50,6 +50,7 @@ CFS_GOAL_RW=(target_metric target_value current_value nid memcg_path)
 
 # Each test starts from an empty contexts/ directory.
 cfs_setup() {
+	st_trace_test_only
 	st_require_root
 	st_require_fs configfs
 	st_mount_type /sys/kernel/config > /dev/null

@@ -64,6 +64,18 @@ st_require_root() {
 	[ "$EUID" -eq 0 ] || skip "needs root"
 }
 
+# st_trace_test_only: bats runs its DEBUG trap (a function that records
+# the stack for the failure report) before every command, and with
+# functrace on, inside every function the test calls.  In UML that trap
+# was half of a test's time in the helpers' loops (e.g. 7 s of 12 for a
+# test of number ranges).  Called from setup (the test's function is
+# already running, traced), it turns functrace off: the commands of the
+# test's own body are still traced, so a failure is reported at the
+# test's line, and one inside a helper at the line that called it.
+st_trace_test_only() {
+	set +o functrace
+}
+
 # st_require_path PATH [REASON]: skip unless PATH exists.
 st_require_path() {
 	[ -e "$1" ] || skip "${2:-$1 does not exist}"
