@@ -191,8 +191,12 @@ damo_setup_rich() {
 }
 
 # damonitor/damo 3.3.0 (tools/tests/cli.sh has it too): a test oracle,
-# never used by damo itself; scripts/oracle-dir.sh says where it is.
-DAMO_ORACLE=$("$ST_DIR/../scripts/oracle-dir.sh")
+# never used by damo itself; scripts/oracle-dir.sh says where it is (once
+# per suite: bats loads this file again for every test).
+setup_file() {
+	DAMO_ORACLE=$("$ST_DIR/../scripts/oracle-dir.sh")
+	export DAMO_ORACLE
+}
 
 # bats test_tags=x86
 @test "damo record writes damonitor/damo's format; it reports our figures" {

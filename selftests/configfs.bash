@@ -21,7 +21,8 @@ CFS=/sys/kernel/config/damon
 CFS_CTXS=$CFS/contexts
 SYSIO=$ST_BIN/sysio
 PAGE_SIZE=4096
-[ "$(uname -m)" = x86_64 ] || PAGE_SIZE=$(getconf PAGESIZE)
+# (bash's HOSTTYPE, not a uname -m fork in every test)
+[ "$HOSTTYPE" = x86_64 ] || PAGE_SIZE=$(getconf PAGESIZE)
 U64_MAX=18446744073709551615
 U64_OVER=18446744073709551616
 

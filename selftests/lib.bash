@@ -28,12 +28,18 @@ ST_ACC_MAX=$((ST_ACC_AGGR_US / ST_ACC_SAMPLE_US))
 
 # st_in_test_machine: this shell runs in the machine that
 # scripts/run-selftests.sh booted (PID 1 is selftests/init.sh), with that
-# kernel's own procfs and sysfs mounted.
+# kernel's own procfs and sysfs mounted.  Every test loads this file, so
+# the check forks nothing: /proc is this kernel's if /proc/self is this
+# shell (through UML's hostfs, the host's /proc would show the host's pid
+# of the machine), and its mount table then says what /sys is.
 st_in_test_machine() {
-	local args=()
-	[ "$(stat -f -c %T /proc 2>/dev/null)" = proc ] &&
-		[ "$(stat -f -c %T /sys 2>/dev/null)" = sysfs ] &&
-		mapfile -t -d '' args < /proc/1/cmdline
+	local args=() pid dev mnt type rest sys=
+	read -r pid rest < /proc/self/stat 2>/dev/null && [ "$pid" = "$BASHPID" ] ||
+		return 1
+	while read -r dev mnt type rest; do
+		[ "$mnt" = /sys ] && sys=$type
+	done < /proc/self/mounts
+	[ "$sys" = sysfs ] && mapfile -t -d '' args < /proc/1/cmdline
 	# the interpreter, then the script
 	[[ "${args[1]:-}" == */selftests/init.sh ]]
 }
