@@ -66,9 +66,10 @@ machine_numa() {
 # init=INIT and the NAME=VALUE words for it.  STATE_DIR and UMID are for
 # UML's pid file and sockets.  MACHINE_MEM (default 1G) is the memory,
 # MACHINE_SMP (default 1) a QEMU machine's CPUs and MACHINE_NODES (default
-# 2) its NUMA nodes (machine_numa).  No word may contain white space.  By default the console writes to stdout and reads nothing;
-# the arrays MACHINE_UML_CON (UML channel words, default con0=null,fd:1)
-# and MACHINE_QEMU_SERIAL (QEMU options, default -serial stdio) connect it
+# 2) its NUMA nodes (machine_numa).  No word may contain white space.  By
+# default the console writes to stdout and reads nothing; the arrays
+# MACHINE_UML_CON (UML channel words, default con0=null,fd:1) and
+# MACHINE_QEMU_SERIAL (QEMU options, default -serial stdio) connect it
 # and further lines otherwise (scripts/shell.sh).
 machine_cmd() {
 	local kernel=$1 init=$2 state=$3 umid=$4 append khz serial

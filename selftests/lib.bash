@@ -33,13 +33,11 @@ ST_ACC_MAX=$((ST_ACC_AGGR_US / ST_ACC_SAMPLE_US))
 # shell (through UML's hostfs, the host's /proc would show the host's pid
 # of the machine), and its mount table then says what /sys is.
 st_in_test_machine() {
-	local args=() pid dev mnt type rest sys=
+	local args=() pid rest
 	read -r pid rest < /proc/self/stat 2>/dev/null && [ "$pid" = "$BASHPID" ] ||
 		return 1
-	while read -r dev mnt type rest; do
-		[ "$mnt" = /sys ] && sys=$type
-	done < /proc/self/mounts
-	[ "$sys" = sysfs ] && mapfile -t -d '' args < /proc/1/cmdline
+	st_mount_type /sys > /dev/null
+	[ "$ST_MOUNT_TYPE" = sysfs ] && mapfile -t -d '' args < /proc/1/cmdline
 	# the interpreter, then the script
 	[[ "${args[1]:-}" == */selftests/init.sh ]]
 }
@@ -53,13 +51,6 @@ st_platform() {
 		uname -m
 	fi
 }
-
-# These tests write to /sys: refuse to run anywhere but in the machine
-# that scripts/run-selftests.sh boots.
-if ! st_in_test_machine; then
-	echo "lib.bash: not inside the selftest machine, refusing to run" >&2
-	return 1
-fi
 
 # Forks are what makes shell code slow in UML (~15 ms a fork, ~20 ms a fork
 # and exec, against microseconds natively), so the helpers here that run
@@ -395,3 +386,10 @@ st_mount_type() {
 	done
 	echo "$ST_MOUNT_TYPE"
 }
+
+# Last, with every helper defined: these tests write to /sys, so refuse to
+# run anywhere but in the machine that scripts/run-selftests.sh boots.
+if ! st_in_test_machine; then
+	echo "lib.bash: not inside the selftest machine, refusing to run" >&2
+	return 1
+fi
