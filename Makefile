@@ -95,7 +95,8 @@ KMAKE_X86 = $(MAKE) -C $(TREE) O=$(X86_O) ARCH=x86_64 $(KCC) -j$(JOBS)
 # Debian packages the build and tests need.
 DEB_PKGS := linux-source-6.12 build-essential flex bison bc libelf-dev \
 	    libssl-dev python3 bats ccache xz-utils patch procps kmod \
-	    qemu-system-x86 zlib1g-dev file git python3-docutils
+	    qemu-system-x86 zlib1g-dev file git python3-docutils \
+	    bash-builtins
 
 .PHONY: all deps tree uml uml-normal uml-debug x86 kunit selftests \
 	selftests-normal selftests-debug selftests-x86 check-x86 tools \

@@ -40,7 +40,8 @@
 # tagged with it, e.g. x86, see selftests/README.md), ST_MEM (memory, default 1G), ST_SMP (CPUs of
 # a QEMU machine, default 1), ST_VERBOSE=1
 # (show the console while it runs), ST_FUZZ_SEED and ST_FUZZ_SECS (passed
-# on to selftests/60-fuzz.bats).
+# on to selftests/60-fuzz.bats), ST_BASH_ENV=0 (no loadable builtins in
+# the machine's bash, selftests/bash-env.bash).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -266,7 +267,7 @@ case ${ST_TAGS:-} in
 *[!a-z0-9_-]*) die "ST_TAGS must be one tag ([a-z0-9_-]), not '$ST_TAGS'" ;;
 *) init_env+=(ST_TAGS="$ST_TAGS") ;;
 esac
-for v in ST_FUZZ_SEED ST_FUZZ_SECS; do
+for v in ST_FUZZ_SEED ST_FUZZ_SECS ST_BASH_ENV; do
 	case ${!v:-} in
 	'') ;;
 	*[!0-9]*) die "$v must be a number" ;;

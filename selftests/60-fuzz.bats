@@ -28,19 +28,21 @@ setup() {
 }
 
 teardown() {
-	[ -z "${STALL_WATCH:-}" ] || kill "$STALL_WATCH" 2>/dev/null
+	[ -z "${STALL_WATCH:-}" ] || kill -KILL "$STALL_WATCH" 2>/dev/null
 	cfs_teardown
 }
 
 # stall_watch SECONDS: if the test still runs after SECONDS, show on the
 # TAP stream what every kdamond and every task in D state is doing (state,
-# wchan, CPU time), so that a timeout says where it hung.  teardown stops
-# the watch.
+# wchan, CPU time), so that a timeout says where it hung.  teardown kills
+# the watch: one process, which sleeps by itself (st_sleep) so that no
+# child of it outlives it holding the TAP stream open (bats waits for its
+# end; a bash builtin sleep in a background job would be such a child),
+# and by SIGKILL so that it cannot run the test's traps.
 stall_watch() {
 	(
 		local p comm st
-		sleep "$1" 3>&- > /dev/null 2>&1 &
-		wait $!
+		st_sleep "$1"
 		echo "# still running after $1 s: kdamonds and blocked tasks"
 		for p in /proc/[0-9]*; do
 			read -r comm < "$p/comm" 2>/dev/null || continue

@@ -43,6 +43,12 @@ init_scratch "$(dirname "$ST_DIR")" "$ST_OUTDIR" "${suites[@]%/*}"
 opts=(--formatter tap --timing)
 [ -n "${ST_FILTER:-}" ] && opts+=(--filter "$ST_FILTER")
 [ -n "${ST_TAGS:-}" ] && opts+=(--filter-tags "$ST_TAGS")
+# bats and every test shell load bash's builtins for mkdir, rm, sleep,
+# ... instead of exec'ing coreutils (selftests/bash-env.bash).
+# ST_BASH_ENV=0 leaves them out.
+if [ "${ST_BASH_ENV:-1}" != 0 ]; then
+	export BASH_ENV=$ST_DIR/bash-env.bash
+fi
 # Per-test watchdog; ST_TEST_TIMEOUT=0 turns it off.
 if [ "${ST_TEST_TIMEOUT:-300}" != 0 ]; then
 	export BATS_TEST_TIMEOUT=${ST_TEST_TIMEOUT:-300}
