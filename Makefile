@@ -53,7 +53,7 @@ X86	?= 1
 # again on the debug kernel: the debug kernel runs the suites 3-4 times
 # slower (measured), too slow for all of them within CI's 40 minutes.
 DEBUG	?=
-DEBUG_SUITES ?= 00-smoke 60-fuzz 70-races
+DEBUG_SUITES ?= 00-smoke 60-fuzz 70-races 71-races-pids-memory
 ifeq ($(DEBUG),)
 FLAVOURS := normal debug
 else ifeq ($(DEBUG),0)
